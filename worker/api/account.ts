@@ -1,0 +1,25 @@
+import type { AccountEnv } from "../http/context";
+import { accountScope } from "../http/middleware/account-scope";
+import { authUser } from "../http/middleware/auth-user";
+import { createRouter } from "../http/router";
+import { accountRoutes } from "../modules/accounts/routes.account";
+import { agentBotAccountRoutes } from "../modules/agent-bots/routes.account";
+import { agentAccountRoutes } from "../modules/agents/routes.account";
+import { inboxAccountRoutes } from "../modules/inboxes/routes.account";
+import { inboxMemberAccountRoutes } from "../modules/inboxes/routes.members.account";
+import { labelAccountRoutes } from "../modules/labels/routes.account";
+import { teamAccountRoutes } from "../modules/teams/routes.account";
+
+const BASE = "/api/v1/accounts/:account_id";
+
+/** The account API: every route below runs as a member (user or bot) of `:account_id`. */
+export const accountApi = createRouter<AccountEnv>();
+accountApi.use(BASE, authUser, accountScope);
+accountApi.use(`${BASE}/*`, authUser, accountScope);
+accountApi.route(BASE, accountRoutes);
+accountApi.route(BASE, agentAccountRoutes);
+accountApi.route(BASE, inboxAccountRoutes);
+accountApi.route(BASE, inboxMemberAccountRoutes);
+accountApi.route(BASE, teamAccountRoutes);
+accountApi.route(BASE, labelAccountRoutes);
+accountApi.route(BASE, agentBotAccountRoutes);

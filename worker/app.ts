@@ -1,0 +1,44 @@
+import { swaggerUI } from "@hono/swagger-ui";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { accountApi } from "./api/account";
+import { platformApi } from "./api/platform";
+import type { AppEnv } from "./http/context";
+import { ApiError, onError, onNotFound } from "./http/errors";
+import { requestId } from "./http/middleware/request-id";
+import { services } from "./http/middleware/services";
+import { openApiConfig, securitySchemes } from "./http/openapi";
+import { createRouter } from "./http/router";
+
+/** JSON bodies above this are refused; uploads get their own limit on their routes. */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+export function createApp() {
+  const app = createRouter<AppEnv>();
+  app.use("*", requestId);
+  app.use("/public/*", cors({ origin: "*", maxAge: 86_400 }));
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: JSON_BODY_LIMIT,
+      onError: () => {
+        throw new ApiError("payload_too_large", "Request body is larger than 1 MiB");
+      },
+    }),
+  );
+  app.use("*", services);
+
+  app.get("/", (c) =>
+    c.json({ name: "parley", version: c.env.SERVICE_VERSION ?? null, docs: "/docs", openapi: "/openapi.json" }),
+  );
+  app.route("/", accountApi);
+  app.route("/", platformApi);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "api_access_token", securitySchemes.api_access_token);
+  app.doc31("/openapi.json", (c) => openApiConfig(c.env.SERVICE_VERSION ?? "dev"));
+  app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Parley API" }));
+
+  app.notFound(onNotFound);
+  app.onError(onError);
+  return app;
+}

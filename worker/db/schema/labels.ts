@@ -1,0 +1,20 @@
+import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { accounts } from "./accounts";
+import { createdAt, updatedAt } from "./_common";
+
+export const labels = sqliteTable(
+  "labels",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    description: text("description"),
+    color: text("color").notNull().default("#1f93ff"),
+    showOnSidebar: integer("show_on_sidebar", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("labels_account_title_unique").on(t.accountId, t.title)],
+);

@@ -1,0 +1,49 @@
+import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { accounts } from "./accounts";
+import { createdAt, jsonObject, updatedAt } from "./_common";
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    displayName: text("display_name"),
+    email: text("email").notNull(),
+    /** Salted PBKDF2 hash; null for users that only use API tokens. */
+    passwordHash: text("password_hash"),
+    avatarUrl: text("avatar_url"),
+    confirmed: integer("confirmed", { mode: "boolean" }).notNull().default(true),
+    messageSignature: text("message_signature"),
+    uiSettings: jsonObject("ui_settings"),
+    customAttributes: jsonObject("custom_attributes"),
+    /** "SuperAdmin" for installation operators, null otherwise (Chatwoot's STI column). */
+    type: text("type"),
+    pubsubToken: text("pubsub_token").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("users_email_unique").on(t.email)],
+);
+
+export const accountUsers = sqliteTable(
+  "account_users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["agent", "administrator"] }).notNull().default("agent"),
+    availability: text("availability", { enum: ["online", "offline", "busy"] })
+      .notNull()
+      .default("online"),
+    autoOffline: integer("auto_offline", { mode: "boolean" }).notNull().default(true),
+    inviterId: integer("inviter_id").references(() => users.id, { onDelete: "set null" }),
+    activeAt: integer("active_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("account_users_account_user_unique").on(t.accountId, t.userId)],
+);

@@ -1,0 +1,29 @@
+import type { Db } from "../db/client";
+import type { Bindings } from "../env";
+import type { AccountRow } from "../modules/accounts/queries";
+import type { Actor } from "../modules/access-tokens/service";
+
+/** Per-request services, built once in the `services` middleware. */
+export type Deps = {
+  db: Db;
+  env: Bindings;
+  now: () => number;
+};
+
+export type AccountRole = "administrator" | "agent" | "bot";
+
+type BaseVariables = { requestId: string; deps: Deps };
+
+export type AppEnv = { Bindings: Bindings; Variables: BaseVariables };
+
+/** Account API: a user or agent bot acting inside the account of the path. */
+export type AccountEnv = {
+  Bindings: Bindings;
+  Variables: BaseVariables & { actor: Actor; account: AccountRow; role: AccountRole };
+};
+
+/** Platform API: a platform app. */
+export type PlatformEnv = {
+  Bindings: Bindings;
+  Variables: BaseVariables & { platformAppId: number };
+};

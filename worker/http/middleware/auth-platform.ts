@@ -1,0 +1,18 @@
+import { createMiddleware } from "hono/factory";
+import { resolveToken } from "../../modules/access-tokens/service";
+import type { PlatformEnv } from "../context";
+import { ApiError } from "../errors";
+import { readAccessToken } from "./token";
+
+export const authPlatform = createMiddleware<PlatformEnv>(async (c, next) => {
+  const token = readAccessToken(c);
+  if (!token) {
+    throw new ApiError("unauthorized");
+  }
+  const actor = await resolveToken(c.var.deps.db, token);
+  if (actor?.kind !== "platform") {
+    throw new ApiError("invalid_token", "Invalid access_token");
+  }
+  c.set("platformAppId", actor.platformAppId);
+  await next();
+});

@@ -1,0 +1,19 @@
+import { createMiddleware } from "hono/factory";
+import { resolveToken } from "../../modules/access-tokens/service";
+import type { AccountEnv } from "../context";
+import { ApiError } from "../errors";
+import { readAccessToken } from "./token";
+
+/** Account API: a user or agent-bot token; platform tokens are not accepted here. */
+export const authUser = createMiddleware<AccountEnv>(async (c, next) => {
+  const token = readAccessToken(c);
+  if (!token) {
+    throw new ApiError("unauthorized");
+  }
+  const actor = await resolveToken(c.var.deps.db, token);
+  if (!actor || actor.kind === "platform") {
+    throw new ApiError("invalid_token");
+  }
+  c.set("actor", actor);
+  await next();
+});

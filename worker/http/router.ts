@@ -1,0 +1,28 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Env } from "hono";
+import type { z } from "zod";
+import { ApiError } from "./errors";
+
+/** zod issues to the error body's `details`. */
+export function zodDetails(error: z.ZodError) {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || "body",
+    message: issue.message,
+  }));
+}
+
+/** Every router is built here, so no sub-router misses the shared validation hook. */
+export function createRouter<E extends Env>() {
+  return new OpenAPIHono<E>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        if (result.target === "param") {
+          throw new ApiError("not_found");
+        }
+        const details = zodDetails(result.error);
+        const summary = details.map((d) => `${d.path}: ${d.message}`).join("; ");
+        throw new ApiError("validation_failed", summary, details);
+      }
+    },
+  });
+}

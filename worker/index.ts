@@ -1,0 +1,20 @@
+import { createApp } from "./app";
+import type { Bindings } from "./env";
+
+const app = createApp();
+
+/** Trailing slashes route like their slash-less paths (Rails does the same). */
+function withoutTrailingSlash(request: Request): Request {
+  const url = new URL(request.url);
+  if (url.pathname.length > 1 && url.pathname.endsWith("/")) {
+    url.pathname = url.pathname.replace(/\/+$/, "") || "/";
+    return new Request(url, request);
+  }
+  return request;
+}
+
+export default {
+  fetch(request, env, ctx) {
+    return app.fetch(withoutTrailingSlash(request), env, ctx);
+  },
+} satisfies ExportedHandler<Bindings>;

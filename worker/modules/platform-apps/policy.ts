@@ -1,0 +1,16 @@
+import type { PermissibleType } from "../../db/schema";
+import type { Deps } from "../../http/context";
+import { ApiError } from "../../http/errors";
+import { isPermitted } from "./queries";
+
+/** A platform app reaches only what it created; everything else looks missing. */
+export async function assertPermitted(
+  deps: Deps,
+  platformAppId: number,
+  type: PermissibleType,
+  id: number,
+): Promise<void> {
+  if (!(await isPermitted(deps.db, platformAppId, type, id))) {
+    throw new ApiError("not_found");
+  }
+}
