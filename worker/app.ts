@@ -9,6 +9,8 @@ import { requestId } from "./http/middleware/request-id";
 import { services } from "./http/middleware/services";
 import { openApiConfig, securitySchemes } from "./http/openapi";
 import { createRouter } from "./http/router";
+import { fileRoutes } from "./modules/files/routes.public";
+import { MAX_UPLOAD_BYTES } from "./modules/files/storage";
 
 /** JSON bodies above this are refused; uploads get their own limit on their routes. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -17,24 +19,42 @@ export function createApp() {
   const app = createRouter<AppEnv>();
   app.use("*", requestId);
   app.use("/public/*", cors({ origin: "*", maxAge: 86_400 }));
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: JSON_BODY_LIMIT,
-      onError: () => {
-        throw new ApiError("payload_too_large", "Request body is larger than 1 MiB");
-      },
-    }),
+  const jsonLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT,
+    onError: () => {
+      throw new ApiError("payload_too_large", "Request body is larger than 1 MiB");
+    },
+  });
+  const uploadLimit = bodyLimit({
+    maxSize: MAX_UPLOAD_BYTES + 64 * 1024,
+    onError: () => {
+      throw new ApiError("payload_too_large", "Upload is larger than 40 MB");
+    },
+  });
+  app.use("*", (c, next) =>
+    (c.req.header("content-type") ?? "").startsWith("multipart/form-data")
+      ? uploadLimit(c, next)
+      : jsonLimit(c, next),
   );
   app.use("*", services);
 
   app.get("/", (c) =>
-    c.json({ name: "parley", version: c.env.SERVICE_VERSION ?? null, docs: "/docs", openapi: "/openapi.json" }),
+    c.json({
+      name: "parley",
+      version: c.env.SERVICE_VERSION ?? null,
+      docs: "/docs",
+      openapi: "/openapi.json",
+    }),
   );
   app.route("/", accountApi);
   app.route("/", platformApi);
+  app.route("/", fileRoutes);
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "api_access_token", securitySchemes.api_access_token);
+  app.openAPIRegistry.registerComponent(
+    "securitySchemes",
+    "api_access_token",
+    securitySchemes.api_access_token,
+  );
   app.doc31("/openapi.json", (c) => openApiConfig(c.env.SERVICE_VERSION ?? "dev"));
   app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Parley API" }));
 

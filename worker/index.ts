@@ -1,6 +1,8 @@
 import { createApp } from "./app";
 import type { Bindings } from "./env";
 
+export { ConversationRoom } from "./realtime/conversation-room";
+
 const app = createApp();
 
 /** Trailing slashes route like their slash-less paths (Rails does the same). */

@@ -23,7 +23,11 @@ export type AuthMatrixSpec = {
 export function describeAuthMatrix(name: string, spec: AuthMatrixSpec) {
   describe(`auth matrix: ${name}`, () => {
     const call = (path: string, token?: string) =>
-      api(path, { method: spec.method, token, body: spec.body ?? (spec.method === "GET" || spec.method === "DELETE" ? undefined : {}) });
+      api(path, {
+        method: spec.method,
+        token,
+        body: spec.body ?? (spec.method === "GET" || spec.method === "DELETE" ? undefined : {}),
+      });
 
     it("answers 401 without a token", async () => {
       const world = await createWorld();
@@ -57,7 +61,11 @@ export function describeAuthMatrix(name: string, spec: AuthMatrixSpec) {
     if (!spec.allowBots) {
       it("answers 401 to an agent bot", async () => {
         const world = await createWorld();
-        expectError(await call(await spec.path(world), world.bot.token), 401, "not_authorized_for_bots");
+        expectError(
+          await call(await spec.path(world), world.bot.token),
+          401,
+          "not_authorized_for_bots",
+        );
       });
     }
   });

@@ -16,8 +16,13 @@ async function tokenFor(ownerType: t.TokenOwnerType, ownerId: number) {
 }
 
 export async function createPlatformApp() {
-  const [app] = await db().insert(t.platformApps).values({ name: unique("app") }).returning();
-  if (!app) throw new Error("platform app not created");
+  const [app] = await db()
+    .insert(t.platformApps)
+    .values({ name: unique("app") })
+    .returning();
+  if (!app) {
+    throw new Error("platform app not created");
+  }
   return { id: app.id, token: await tokenFor("PlatformApp", app.id) };
 }
 
@@ -32,20 +37,31 @@ export async function createAccount(values: Partial<typeof t.accounts.$inferInse
     .insert(t.accounts)
     .values({ name: unique("Account"), ...values })
     .returning();
-  if (!account) throw new Error("account not created");
+  if (!account) {
+    throw new Error("account not created");
+  }
   return account;
 }
 
 export type TestUser = { id: number; email: string; name: string; token: string };
 
-export async function createUser(values: Partial<typeof t.users.$inferInsert> = {}): Promise<TestUser> {
+export async function createUser(
+  values: Partial<typeof t.users.$inferInsert> = {},
+): Promise<TestUser> {
   const name = values.name ?? unique("User");
   const [user] = await db()
     .insert(t.users)
     .values({ name, email: `${unique("user")}@example.com`, pubsubToken: secureToken(), ...values })
     .returning();
-  if (!user) throw new Error("user not created");
-  return { id: user.id, email: user.email, name: user.name, token: await tokenFor("User", user.id) };
+  if (!user) {
+    throw new Error("user not created");
+  }
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    token: await tokenFor("User", user.id),
+  };
 }
 
 export async function addToAccount(
@@ -83,7 +99,9 @@ export async function createInbox(
       ...values,
     })
     .returning();
-  if (!inbox) throw new Error("inbox not created");
+  if (!inbox) {
+    throw new Error("inbox not created");
+  }
   return inbox;
 }
 
@@ -96,7 +114,9 @@ export async function createAgentBot(values: Partial<typeof t.agentBots.$inferIn
     .insert(t.agentBots)
     .values({ name: unique("Bot"), secret: secureToken(32), ...values })
     .returning();
-  if (!bot) throw new Error("bot not created");
+  if (!bot) {
+    throw new Error("bot not created");
+  }
   return { ...bot, token: await tokenFor("AgentBot", bot.id) };
 }
 
@@ -104,12 +124,17 @@ export async function attachBot(accountId: number, inboxId: number, agentBotId: 
   await db().insert(t.agentBotInboxes).values({ accountId, inboxId, agentBotId });
 }
 
-export async function createTeam(accountId: number, values: Partial<typeof t.teams.$inferInsert> = {}) {
+export async function createTeam(
+  accountId: number,
+  values: Partial<typeof t.teams.$inferInsert> = {},
+) {
   const [team] = await db()
     .insert(t.teams)
     .values({ accountId, name: unique("team").toLowerCase(), ...values })
     .returning();
-  if (!team) throw new Error("team not created");
+  if (!team) {
+    throw new Error("team not created");
+  }
   return team;
 }
 

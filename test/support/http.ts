@@ -14,7 +14,9 @@ type Options = {
 /** One request against the Worker under test, parsed. */
 export async function api<T = any>(path: string, opts: Options = {}): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { ...opts.headers };
-  if (opts.token !== undefined) headers.api_access_token = opts.token;
+  if (opts.token !== undefined) {
+    headers.api_access_token = opts.token;
+  }
   let body: BodyInit | undefined = opts.raw;
   if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
@@ -42,12 +44,27 @@ export function expectError(result: ApiResult, status: number, code?: string) {
   if (result.status !== status) {
     throw new Error(`expected ${status}, got ${result.status}: ${JSON.stringify(result.body)}`);
   }
-  const body = result.body as { error: unknown; code: unknown; details: unknown; request_id: unknown };
-  if (typeof body?.error !== "string" || typeof body.code !== "string" || !Array.isArray(body.details) || typeof body.request_id !== "string") {
+  const body = result.body as {
+    error: unknown;
+    code: unknown;
+    details: unknown;
+    request_id: unknown;
+  };
+  if (
+    typeof body?.error !== "string" ||
+    typeof body.code !== "string" ||
+    !Array.isArray(body.details) ||
+    typeof body.request_id !== "string"
+  ) {
     throw new Error(`not the error shape: ${JSON.stringify(result.body)}`);
   }
   if (code !== undefined && body.code !== code) {
     throw new Error(`expected code ${code}, got ${String(body.code)}`);
   }
-  return body as { error: string; code: string; details: { path: string; message: string }[]; request_id: string };
+  return body as {
+    error: string;
+    code: string;
+    details: { path: string; message: string }[];
+    request_id: string;
+  };
 }

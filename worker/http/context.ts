@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import type { Bindings } from "../env";
-import type { AccountRow } from "../modules/accounts/queries";
 import type { Actor } from "../modules/access-tokens/service";
+import type { AccountRow } from "../modules/accounts/queries";
 
 /** Per-request services, built once in the `services` middleware. */
 export type Deps = {

@@ -18,6 +18,7 @@ export const securitySchemes = {
     type: "apiKey" as const,
     in: "header" as const,
     name: "api_access_token",
-    description: "A user's or agent bot's access token (account API), or a platform app token (platform API).",
+    description:
+      "A user's or agent bot's access token (account API), or a platform app token (platform API).",
   },
 };

@@ -15,7 +15,11 @@ describe("GET /api/v1/accounts/{account_id} (E6)", () => {
       domain: null,
       support_email: null,
       status: "active",
-      settings: { auto_resolve_after: null, auto_resolve_message: null, auto_resolve_ignore_waiting: false },
+      settings: {
+        auto_resolve_after: null,
+        auto_resolve_message: null,
+        auto_resolve_ignore_waiting: false,
+      },
       custom_attributes: {},
       latest_service_version: expect.any(String),
       subscribed_features: [],
@@ -43,7 +47,11 @@ describe("GET /api/v1/accounts/{account_id} (E6)", () => {
   it("answers 401 account_suspended to members of a suspended account", async () => {
     const account = await createAccount({ status: "suspended" });
     const admin = await createAdmin(account.id);
-    expectError(await api(`/api/v1/accounts/${account.id}`, { token: admin.token }), 401, "account_suspended");
+    expectError(
+      await api(`/api/v1/accounts/${account.id}`, { token: admin.token }),
+      401,
+      "account_suspended",
+    );
   });
 });
 
@@ -53,7 +61,13 @@ describe("PATCH /api/v1/accounts/{account_id}", () => {
     const res = await api(`/api/v1/accounts/${account.id}`, {
       method: "PATCH",
       token: admin.token,
-      body: { name: "Acme Support", locale: "pt_BR", auto_resolve_after: 60, industry: "retail", ignored: 1 },
+      body: {
+        name: "Acme Support",
+        locale: "pt_BR",
+        auto_resolve_after: 60,
+        industry: "retail",
+        ignored: 1,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.name).toBe("Acme Support");
@@ -79,7 +93,11 @@ describe("PATCH /api/v1/accounts/{account_id}", () => {
 
   it("answers 400 to malformed JSON", async () => {
     const { account, admin } = await createWorld();
-    const res = await api(`/api/v1/accounts/${account.id}`, { method: "PATCH", token: admin.token, raw: "{bad" });
+    const res = await api(`/api/v1/accounts/${account.id}`, {
+      method: "PATCH",
+      token: admin.token,
+      raw: "{bad",
+    });
     expectError(res, 400, "malformed_json");
   });
 
@@ -101,12 +119,18 @@ describe("PATCH /api/v1/accounts/{account_id}", () => {
   });
 });
 
-describeAuthMatrix("GET account", { method: "GET", path: (w) => `/api/v1/accounts/${w.account.id}` });
+describeAuthMatrix("GET account", {
+  method: "GET",
+  path: (w) => `/api/v1/accounts/${w.account.id}`,
+});
 
 describe("routing errors", () => {
   it("answers unknown routes and wrong methods with JSON 404", async () => {
     expectError(await api("/nope"), 404, "not_found");
     const { account, admin } = await createWorld();
-    expectError(await api(`/api/v1/accounts/${account.id}`, { method: "PUT", token: admin.token, body: {} }), 404);
+    expectError(
+      await api(`/api/v1/accounts/${account.id}`, { method: "PUT", token: admin.token, body: {} }),
+      404,
+    );
   });
 });

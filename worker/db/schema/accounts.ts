@@ -7,12 +7,17 @@ export const accounts = sqliteTable("accounts", {
   locale: text("locale").notNull().default("en"),
   domain: text("domain"),
   supportEmail: text("support_email"),
-  status: text("status", { enum: ["active", "suspended"] }).notNull().default("active"),
+  status: text("status", { enum: ["active", "suspended"] })
+    .notNull()
+    .default("active"),
   /** auto_resolve_after, auto_resolve_message, auto_resolve_ignore_waiting */
   settings: jsonObject("settings"),
   customAttributes: jsonObject("custom_attributes"),
   /** feature flag -> enabled */
-  features: text("features", { mode: "json" }).$type<Record<string, boolean>>().notNull().default({}),
+  features: text("features", { mode: "json" })
+    .$type<Record<string, boolean>>()
+    .notNull()
+    .default({}),
   limits: jsonObject("limits"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

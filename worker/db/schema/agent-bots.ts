@@ -1,7 +1,7 @@
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, jsonObject, updatedAt } from "./_common";
 import { accounts } from "./accounts";
 import { inboxes } from "./inboxes";
-import { createdAt, jsonObject, updatedAt } from "./_common";
 
 export const agentBots = sqliteTable("agent_bots", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -33,7 +33,9 @@ export const agentBotInboxes = sqliteTable(
     accountId: integer("account_id")
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["active", "inactive"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "inactive"] })
+      .notNull()
+      .default("active"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

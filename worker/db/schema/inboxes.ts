@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, jsonObject, updatedAt } from "./_common";
 import { accounts } from "./accounts";
 import { users } from "./users";
-import { createdAt, jsonObject, updatedAt } from "./_common";
 
 export type ChannelType = "Channel::Api" | "Channel::WebWidget";
 
@@ -42,9 +42,7 @@ export const inboxes = sqliteTable(
     enableEmailCollect: integer("enable_email_collect", { mode: "boolean" })
       .notNull()
       .default(true),
-    csatSurveyEnabled: integer("csat_survey_enabled", { mode: "boolean" })
-      .notNull()
-      .default(false),
+    csatSurveyEnabled: integer("csat_survey_enabled", { mode: "boolean" }).notNull().default(false),
     enableAutoAssignment: integer("enable_auto_assignment", { mode: "boolean" })
       .notNull()
       .default(true),

@@ -1,6 +1,6 @@
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { accounts } from "./accounts";
 import { createdAt, updatedAt } from "./_common";
+import { accounts } from "./accounts";
 
 export const labels = sqliteTable(
   "labels",

@@ -1,7 +1,7 @@
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "./_common";
 import { accounts } from "./accounts";
 import { users } from "./users";
-import { createdAt, updatedAt } from "./_common";
 
 export const teams = sqliteTable(
   "teams",

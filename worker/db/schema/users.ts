@@ -1,6 +1,6 @@
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { accounts } from "./accounts";
 import { createdAt, jsonObject, updatedAt } from "./_common";
+import { accounts } from "./accounts";
 
 export const users = sqliteTable(
   "users",
@@ -35,7 +35,9 @@ export const accountUsers = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    role: text("role", { enum: ["agent", "administrator"] }).notNull().default("agent"),
+    role: text("role", { enum: ["agent", "administrator"] })
+      .notNull()
+      .default("agent"),
     availability: text("availability", { enum: ["online", "offline", "busy"] })
       .notNull()
       .default("online"),

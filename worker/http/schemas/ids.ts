@@ -8,7 +8,11 @@ export const IdParam = z
   .openapi({ type: "integer", example: "1" });
 
 export const AccountParams = z.object({
-  account_id: IdParam.openapi({ param: { name: "account_id", in: "path" }, type: "integer", example: "1" }),
+  account_id: IdParam.openapi({
+    param: { name: "account_id", in: "path" },
+    type: "integer",
+    example: "1",
+  }),
 });
 
 /** Account path params plus the resource's own. */

@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type TokenOwnerType, accessTokens } from "../../db/schema";
+import { accessTokens, type TokenOwnerType } from "../../db/schema";
 
 export type AccessTokenRow = typeof accessTokens.$inferSelect;
 
@@ -28,3 +28,30 @@ export const replaceToken = (db: Db, ownerType: TokenOwnerType, ownerId: number,
     .update(accessTokens)
     .set({ token, updatedAt: Math.floor(Date.now() / 1000) })
     .where(and(eq(accessTokens.ownerType, ownerType), eq(accessTokens.ownerId, ownerId)));
+
+/**
+ * The insert for an owner created earlier in the same batch, whose id is only known to SQL
+ * (a subquery such as `userIdByEmail`).
+ */
+export const insertTokenFor = (
+  db: Db,
+  ownerType: TokenOwnerType,
+  ownerId: number | SQL,
+  token: string,
+) => db.insert(accessTokens).values({ ownerType, ownerId, token });
+
+/** Sets the owner's token, creating the row if the owner has none. */
+export const upsertToken = (
+  db: Db,
+  ownerType: TokenOwnerType,
+  ownerId: number,
+  token: string,
+  now: number,
+) =>
+  db
+    .insert(accessTokens)
+    .values({ ownerType, ownerId, token })
+    .onConflictDoUpdate({
+      target: [accessTokens.ownerType, accessTokens.ownerId],
+      set: { token, updatedAt: now },
+    });

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import { type AgentBotRow, findBot } from "../agent-bots/queries";
-import { type UserRow, findUser } from "../users/queries";
+import { findUser, type UserRow } from "../users/queries";
 import { findByToken } from "./queries";
 
 /** Who a token belongs to. */

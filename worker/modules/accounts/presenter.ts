@@ -14,7 +14,10 @@ function features(row: AccountRow): Record<string, boolean> {
 const setting = <T>(row: AccountRow, key: string, fallback: T): T =>
   (row.settings[key] as T | undefined) ?? fallback;
 
-export function presentAccount(row: AccountRow, serviceVersion: string | null): z.infer<typeof AccountSchema> {
+export function presentAccount(
+  row: AccountRow,
+  serviceVersion: string | null,
+): z.infer<typeof AccountSchema> {
   return {
     id: row.id,
     name: row.name,

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
 import type { PlatformEnv } from "../../http/context";
 import { ApiError, errorResponses } from "../../http/errors";
 import { createRouter } from "../../http/router";

@@ -63,9 +63,8 @@ export const PlatformAccountCreateSchema = z
   })
   .openapi("PlatformAccountCreate");
 
-export const PlatformAccountUpdateSchema = PlatformAccountCreateSchema.partial().openapi(
-  "PlatformAccountUpdate",
-);
+export const PlatformAccountUpdateSchema =
+  PlatformAccountCreateSchema.partial().openapi("PlatformAccountUpdate");
 
 /** Chatwoot's account update: settings and a few custom attributes flattened into the body. */
 export const AccountUpdateSchema = z

@@ -1,12 +1,13 @@
 import type { Deps } from "../../http/context";
 import { ApiError } from "../../http/errors";
-import { permitLastInserted, revokeAll } from "../platform-apps/queries";
+import { pickDefined } from "../../lib/patch";
 import { deleteBotTokensOfAccount } from "../agent-bots/queries";
+import { permitLastInserted, revokeAll } from "../platform-apps/queries";
 import {
   type AccountRow,
-  type NewAccount,
   deleteAccount as deleteAccountRow,
   insertAccount,
+  type NewAccount,
   updateAccount as updateAccountRow,
 } from "./queries";
 import type { AccountUpdate, PlatformAccountCreate } from "./schema";
@@ -14,15 +15,20 @@ import type { AccountUpdate, PlatformAccountCreate } from "./schema";
 type PlatformAccountInput = Partial<PlatformAccountCreate>;
 
 function platformValues(input: PlatformAccountInput, current?: AccountRow): Partial<NewAccount> {
-  const values: Partial<NewAccount> = {};
-  if (input.name !== undefined) values.name = input.name;
-  if (input.locale !== undefined) values.locale = input.locale;
-  if (input.domain !== undefined) values.domain = input.domain;
-  if (input.support_email !== undefined) values.supportEmail = input.support_email;
-  if (input.status !== undefined) values.status = input.status;
-  // Chatwoot merges feature flags and limits rather than replacing them.
-  if (input.features !== undefined) values.features = { ...current?.features, ...input.features };
-  if (input.limits !== undefined) values.limits = { ...current?.limits, ...input.limits };
+  const values = pickDefined(input, {
+    name: "name",
+    locale: "locale",
+    domain: "domain",
+    support_email: "supportEmail",
+    status: "status",
+  }) as Partial<NewAccount>;
+  // Chatwoot merges feature flags, limits and custom attributes rather than replacing them.
+  if (input.features !== undefined) {
+    values.features = { ...current?.features, ...input.features };
+  }
+  if (input.limits !== undefined) {
+    values.limits = { ...current?.limits, ...input.limits };
+  }
   if (input.custom_attributes !== undefined) {
     values.customAttributes = { ...current?.customAttributes, ...input.custom_attributes };
   }
@@ -62,21 +68,24 @@ export async function updateSettings(
   current: AccountRow,
   input: AccountUpdate,
 ): Promise<AccountRow> {
-  const values: Partial<NewAccount> = {};
-  if (input.name !== undefined) values.name = input.name;
-  if (input.locale !== undefined) values.locale = input.locale;
-  if (input.domain !== undefined) values.domain = input.domain;
-  if (input.support_email !== undefined) values.supportEmail = input.support_email;
-  const settings = { ...current.settings };
-  for (const key of ["auto_resolve_after", "auto_resolve_message", "auto_resolve_ignore_waiting"] as const) {
-    if (input[key] !== undefined) settings[key] = input[key];
-  }
-  values.settings = settings;
-  const custom = { ...current.customAttributes };
-  for (const key of ["industry", "company_size", "timezone"] as const) {
-    if (input[key] !== undefined) custom[key] = input[key];
-  }
-  values.customAttributes = custom;
+  const values = pickDefined(input, {
+    name: "name",
+    locale: "locale",
+    domain: "domain",
+    support_email: "supportEmail",
+  }) as Partial<NewAccount>;
+  const settings = pickDefined(input, {
+    auto_resolve_after: "auto_resolve_after",
+    auto_resolve_message: "auto_resolve_message",
+    auto_resolve_ignore_waiting: "auto_resolve_ignore_waiting",
+  });
+  const custom = pickDefined(input, {
+    industry: "industry",
+    company_size: "company_size",
+    timezone: "timezone",
+  });
+  values.settings = { ...current.settings, ...settings };
+  values.customAttributes = { ...current.customAttributes, ...custom };
   return applyUpdate(deps, current, values);
 }
 

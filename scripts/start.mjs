@@ -1,0 +1,87 @@
+// `npm start`: migrate the local D1, seed a demo account when empty, serve on 127.0.0.1:$PORT.
+import { DEMO, demoFacts, isEmpty, seed } from "./lib/seed.mjs";
+import { applyMigrations, startDev } from "./lib/wrangler.mjs";
+
+const port = Number(process.env.PORT ?? 8787);
+const host = "127.0.0.1";
+const base = `http://${host}:${port}`;
+
+const log = (line = "") => process.stdout.write(`${line}\n`);
+
+async function waitUntilReady(child) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`wrangler dev exited with code ${child.exitCode}`);
+    }
+    try {
+      const res = await fetch(`${base}/openapi.json`);
+      if (res.ok) {
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${base}/openapi.json did not answer within 120 s`);
+}
+
+function printFacts(seededNow) {
+  const f = demoFacts();
+  if (!f.account) {
+    log(
+      "The local database has data but no demo account; use `npm run --silent platform:token` to provision.",
+    );
+    return;
+  }
+  log();
+  log(`Parley is serving on ${base}`);
+  log(
+    seededNow
+      ? "Seeded a demo account into the empty local database:"
+      : "Demo account (seeded earlier):",
+  );
+  log(`  account id            ${f.account.id}  (${DEMO.account})`);
+  log(`  platform token        ${f.platform?.token ?? "(none)"}`);
+  log(`  admin access token    ${f.admin?.token}  (${DEMO.admin.email})`);
+  log(`  agent access token    ${f.agent?.token}  (${DEMO.agent.email})`);
+  log(`  API inbox identifier  ${f.apiInbox?.inbox_identifier}  (inbox ${f.apiInbox?.id})`);
+  log(`  widget inbox          ${f.widgetInbox?.inbox_identifier}  (inbox ${f.widgetInbox?.id})`);
+  log();
+  log(`  API docs              ${base}/docs`);
+  log(`  OpenAPI               ${base}/openapi.json`);
+  log(
+    `  account details       curl -H 'api_access_token: ${f.admin?.token}' ${base}/api/v1/accounts/${f.account.id}`,
+  );
+  log();
+}
+
+async function main() {
+  log("Applying migrations to the local D1 database…");
+  applyMigrations();
+  const seededNow = isEmpty();
+  if (seededNow) {
+    seed(base);
+  }
+
+  const child = startDev([
+    "--ip",
+    host,
+    "--port",
+    String(port),
+    "--var",
+    "PARLEY_ALLOW_LOOPBACK_WEBHOOKS:1",
+  ]);
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => child.kill(signal));
+  }
+  child.on("exit", (code) => process.exit(code ?? 0));
+  await waitUntilReady(child);
+  printFacts(seededNow);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+});

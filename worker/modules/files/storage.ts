@@ -1,0 +1,66 @@
+import type { Bindings } from "../../env";
+import { ApiError } from "../../http/errors";
+
+/** Uploads are capped like Chatwoot's attachments (40 MB). */
+export const MAX_UPLOAD_BYTES = 40 * 1024 * 1024;
+
+export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+
+export type StoredFile = {
+  key: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+};
+
+/** Public path of a stored file; keys are random, so the path is the capability. */
+export const filePath = (key: string) => `/files/${key}`;
+
+export const fileUrl = (origin: string, key: string) => `${origin}${filePath(key)}`;
+
+function extensionOf(name: string) {
+  const match = /\.([A-Za-z0-9]{1,10})$/.exec(name);
+  return match ? `.${match[1]?.toLowerCase()}` : "";
+}
+
+/**
+ * Stores an uploaded file in R2 under `{accountId}/{folder}/{uuid}{ext}`.
+ * `field` names the form field in the 422 when the file is refused.
+ */
+export async function storeUpload(
+  env: Bindings,
+  accountId: number,
+  folder: string,
+  file: File,
+  opts: { field: string; allowedTypes?: readonly string[] },
+): Promise<StoredFile> {
+  if (file.size === 0) {
+    throw new ApiError("validation_failed", `${opts.field} is empty`, [
+      { path: opts.field, message: "file is empty" },
+    ]);
+  }
+  if (file.size > MAX_UPLOAD_BYTES) {
+    throw new ApiError("payload_too_large", `${opts.field} is larger than 40 MB`, [
+      { path: opts.field, message: "file is larger than 40 MB" },
+    ]);
+  }
+  const contentType = file.type || "application/octet-stream";
+  if (opts.allowedTypes && !opts.allowedTypes.includes(contentType)) {
+    throw new ApiError(
+      "validation_failed",
+      `${opts.field} must be one of ${opts.allowedTypes.join(", ")}`,
+      [{ path: opts.field, message: `content type ${contentType} is not allowed` }],
+    );
+  }
+  const key = `${accountId}/${folder}/${crypto.randomUUID()}${extensionOf(file.name)}`;
+  await env.FILES.put(key, file.stream(), {
+    httpMetadata: {
+      contentType,
+      contentDisposition: `inline; filename="${encodeURIComponent(file.name)}"`,
+    },
+  });
+  return { key, fileName: file.name || "file", contentType, size: file.size };
+}
+
+export const deleteStored = (env: Bindings, keys: string[]) =>
+  keys.length > 0 ? env.FILES.delete(keys) : Promise.resolve();

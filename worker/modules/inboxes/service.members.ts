@@ -1,0 +1,62 @@
+import type { Deps } from "../../http/context";
+import { ApiError } from "../../http/errors";
+import { accountMemberIds } from "../agents/queries";
+import {
+  addInboxMembers,
+  findInbox,
+  type InboxRow,
+  inboxMemberIds,
+  listInboxMembers,
+  removeInboxMembers,
+  runBatch,
+} from "./queries";
+
+export async function loadInbox(deps: Deps, accountId: number, inboxId: number): Promise<InboxRow> {
+  const inbox = await findInbox(deps.db, accountId, inboxId);
+  if (!inbox) {
+    throw new ApiError("not_found");
+  }
+  return inbox;
+}
+
+export const listMembers = (deps: Deps, inbox: InboxRow) =>
+  listInboxMembers(deps.db, inbox.accountId, inbox.id);
+
+/** Every id must be a user of this account; the error names the others and nothing changes. */
+async function accountUserIds(deps: Deps, accountId: number, userIds: number[]): Promise<number[]> {
+  const ids = [...new Set(userIds)];
+  const known = await accountMemberIds(deps.db, accountId, ids);
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    const message = `${unknown.join(", ")} ${unknown.length === 1 ? "is not a user" : "are not users"} of this account`;
+    throw new ApiError("validation_failed", `user_ids: ${message}`, [
+      { path: "user_ids", message },
+    ]);
+  }
+  return ids;
+}
+
+/** Chatwoot parity (POST): adds the listed users; nobody is removed. */
+export async function addMembers(deps: Deps, inbox: InboxRow, userIds: number[]) {
+  const ids = await accountUserIds(deps, inbox.accountId, userIds);
+  await runBatch(deps.db, addInboxMembers(deps.db, inbox.id, ids));
+  return listMembers(deps, inbox);
+}
+
+/** Chatwoot parity (PATCH, E8): the listed users become the whole membership, in one batch. */
+export async function replaceMembers(deps: Deps, inbox: InboxRow, userIds: number[]) {
+  const { db } = deps;
+  const ids = await accountUserIds(deps, inbox.accountId, userIds);
+  const keep = new Set(ids);
+  const leaving = (await inboxMemberIds(db, inbox.id)).filter((id) => !keep.has(id));
+  await runBatch(db, [
+    ...removeInboxMembers(db, inbox.id, leaving),
+    ...addInboxMembers(db, inbox.id, ids),
+  ]);
+  return listMembers(deps, inbox);
+}
+
+export async function removeMembers(deps: Deps, inbox: InboxRow, userIds: number[]) {
+  const ids = await accountUserIds(deps, inbox.accountId, userIds);
+  await runBatch(deps.db, removeInboxMembers(deps.db, inbox.id, ids));
+}

@@ -1,0 +1,208 @@
+import type { WorkingHour } from "../../db/schema";
+import type { Deps } from "../../http/context";
+import { ApiError, invalidField } from "../../http/errors";
+import { secureToken } from "../../lib/ids";
+import { pickDefined } from "../../lib/patch";
+import { type AgentBotRow, findBot } from "../agent-bots/queries";
+import { type InboxCaller, seesAllInboxes } from "./policy";
+import {
+  attachBot,
+  deleteInbox as deleteInboxRow,
+  detachBot,
+  findInbox,
+  findInboxBot,
+  type InboxRow,
+  insertInbox,
+  isInboxMember,
+  listInboxes,
+  listMemberInboxes,
+  type NewInbox,
+  updateInbox as updateInboxRow,
+} from "./queries";
+import {
+  CHANNEL_TYPES,
+  type ChannelInput,
+  type InboxCreate,
+  type InboxUpdate,
+  type WorkingHourInput,
+} from "./schema";
+
+export async function listVisibleInboxes(deps: Deps, accountId: number, caller: InboxCaller) {
+  if (seesAllInboxes(caller)) {
+    return listInboxes(deps.db, accountId);
+  }
+  const rows = await listMemberInboxes(deps.db, accountId, caller.userId ?? 0);
+  return rows.map((r) => r.inbox);
+}
+
+/** Another account's inbox, or one an agent is not a member of, looks missing. */
+export async function loadVisibleInbox(
+  deps: Deps,
+  accountId: number,
+  id: number,
+  caller: InboxCaller,
+): Promise<InboxRow> {
+  const inbox = await findInbox(deps.db, accountId, id);
+  if (!inbox) {
+    throw new ApiError("not_found");
+  }
+  if (!seesAllInboxes(caller) && !(await isInboxMember(deps.db, inbox.id, caller.userId ?? 0))) {
+    throw new ApiError("not_found");
+  }
+  return inbox;
+}
+
+const closedDay = (day: number): WorkingHour => ({
+  day_of_week: day,
+  closed_all_day: true,
+  open_all_day: false,
+  open_hour: null,
+  open_minutes: null,
+  close_hour: null,
+  close_minutes: null,
+});
+
+/** Chatwoot's defaults (OutOfOffisable): weekdays 09:00-17:00, weekends closed. */
+const DEFAULT_WORKING_HOURS: WorkingHour[] = [0, 1, 2, 3, 4, 5, 6].map((day) =>
+  day === 0 || day === 6
+    ? closedDay(day)
+    : {
+        ...closedDay(day),
+        closed_all_day: false,
+        open_hour: 9,
+        open_minutes: 0,
+        close_hour: 17,
+        close_minutes: 0,
+      },
+);
+
+function workingHour(input: WorkingHourInput): WorkingHour {
+  if (input.closed_all_day) {
+    return closedDay(input.day_of_week);
+  }
+  if (input.open_all_day) {
+    const hours = { open_hour: 0, open_minutes: 0, close_hour: 23, close_minutes: 59 };
+    return { ...closedDay(input.day_of_week), ...hours, closed_all_day: false, open_all_day: true };
+  }
+  return {
+    day_of_week: input.day_of_week,
+    closed_all_day: false,
+    open_all_day: false,
+    open_hour: input.open_hour ?? null,
+    open_minutes: input.open_minutes ?? null,
+    close_hour: input.close_hour ?? null,
+    close_minutes: input.close_minutes ?? null,
+  };
+}
+
+/** Chatwoot updates the listed days only; the others keep their hours. */
+function mergeWorkingHours(current: WorkingHour[], input: WorkingHourInput[]): WorkingHour[] {
+  const byDay = new Map(current.map((h) => [h.day_of_week, h]));
+  for (const item of input) {
+    byDay.set(item.day_of_week, workingHour(item));
+  }
+  return [...byDay.values()].sort((a, b) => a.day_of_week - b.day_of_week);
+}
+
+const INBOX_COLUMNS = {
+  name: "name",
+  avatar_url: "avatarUrl",
+  greeting_enabled: "greetingEnabled",
+  greeting_message: "greetingMessage",
+  enable_auto_assignment: "enableAutoAssignment",
+  enable_email_collect: "enableEmailCollect",
+  csat_survey_enabled: "csatSurveyEnabled",
+  allow_messages_after_resolved: "allowMessagesAfterResolved",
+  lock_to_single_conversation: "lockToSingleConversation",
+  timezone: "timezone",
+  working_hours_enabled: "workingHoursEnabled",
+  out_of_office_message: "outOfOfficeMessage",
+  business_name: "businessName",
+} as const satisfies Partial<Record<keyof InboxUpdate, keyof NewInbox>>;
+
+const CHANNEL_COLUMNS = {
+  webhook_url: "webhookUrl",
+  hmac_mandatory: "hmacMandatory",
+  additional_attributes: "additionalAttributes",
+  website_url: "websiteUrl",
+  widget_color: "widgetColor",
+  welcome_title: "welcomeTitle",
+  welcome_tagline: "welcomeTagline",
+  reply_time: "replyTime",
+  pre_chat_form_enabled: "preChatFormEnabled",
+  pre_chat_form_options: "preChatFormOptions",
+} as const satisfies Record<keyof ChannelInput, keyof NewInbox>;
+
+/** The columns a create or update body sets; zod has already checked each value's type. */
+function inboxValues(input: InboxUpdate, currentHours: WorkingHour[]): Partial<NewInbox> {
+  const values = {
+    ...pickDefined(input, INBOX_COLUMNS),
+    ...pickDefined(input.channel ?? {}, CHANNEL_COLUMNS),
+  } as Partial<NewInbox>;
+  if (input.working_hours !== undefined) {
+    values.workingHours = mergeWorkingHours(currentHours, input.working_hours);
+  }
+  return values;
+}
+
+/** Chatwoot parity: the public identifier and the HMAC secret are generated, never chosen. */
+export async function createInbox(
+  deps: Deps,
+  accountId: number,
+  input: InboxCreate,
+): Promise<InboxRow> {
+  const channelType = CHANNEL_TYPES[input.channel.type];
+  if (channelType === CHANNEL_TYPES.web_widget && !input.channel.website_url) {
+    throw invalidField("channel.website_url", "is required for a web widget");
+  }
+  const values = {
+    ...inboxValues(input, DEFAULT_WORKING_HOURS),
+    accountId,
+    name: input.name,
+    channelType,
+    inboxIdentifier: secureToken(),
+    hmacToken: secureToken(),
+  };
+  values.workingHours ??= DEFAULT_WORKING_HOURS;
+  const [row] = await insertInbox(deps.db, values);
+  if (!row) {
+    throw new ApiError("internal_error");
+  }
+  return row;
+}
+
+export async function updateInbox(
+  deps: Deps,
+  inbox: InboxRow,
+  input: InboxUpdate,
+): Promise<InboxRow> {
+  const values = inboxValues(input, inbox.workingHours);
+  const [row] = await updateInboxRow(deps.db, inbox.id, { ...values, updatedAt: deps.now() });
+  return row ?? inbox;
+}
+
+export async function deleteInbox(deps: Deps, inbox: InboxRow): Promise<void> {
+  await deleteInboxRow(deps.db, inbox.id);
+}
+
+export async function inboxBot(deps: Deps, inbox: InboxRow): Promise<AgentBotRow | null> {
+  return (await findInboxBot(deps.db, inbox.id))?.bot ?? null;
+}
+
+/** The bot must be the account's own or a system bot; null detaches. */
+export async function setInboxBot(
+  deps: Deps,
+  inbox: InboxRow,
+  botId: number | null,
+): Promise<void> {
+  const { db } = deps;
+  if (botId === null) {
+    await detachBot(db, inbox.id);
+    return;
+  }
+  const bot = await findBot(db, botId);
+  if (!bot || (bot.accountId !== null && bot.accountId !== inbox.accountId)) {
+    throw new ApiError("not_found", "Agent bot could not be found");
+  }
+  await attachBot(db, inbox.accountId, inbox.id, bot.id, deps.now());
+}

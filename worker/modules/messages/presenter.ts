@@ -1,0 +1,84 @@
+import type { attachments as attachmentsTable } from "../../db/schema";
+import { fileUrl } from "../files/storage";
+import type { MessageRow } from "./queries";
+import type { Attachment, Message, Sender } from "./schema";
+
+export type AttachmentRow = typeof attachmentsTable.$inferSelect;
+
+/** What a message needs from its conversation, loaded once per conversation, not per message. */
+export type MessageConversationContext = {
+  displayId: number;
+  assigneeId: number | null;
+  unreadCount: number;
+  lastActivityAt: number;
+  sourceId: string | null;
+};
+
+export type MessageExtras = {
+  sender: Sender | null;
+  attachments: AttachmentRow[];
+  origin: string;
+};
+
+export function presentAttachment(row: AttachmentRow, origin: string): Attachment {
+  const url = fileUrl(origin, row.storageKey);
+  const extension = /\.([a-z0-9]+)$/i.exec(row.fileName)?.[1]?.toLowerCase() ?? null;
+  return {
+    id: row.id,
+    message_id: row.messageId,
+    account_id: row.accountId,
+    file_type: row.fileType,
+    extension,
+    data_url: url,
+    thumb_url: row.fileType === "image" ? url : "",
+    file_size: row.fileSize,
+    width: row.width,
+    height: row.height,
+    fallback_title: row.fileName,
+    coordinates_lat: null,
+    coordinates_long: null,
+    transcribed_text: null,
+    meta: {},
+  };
+}
+
+/** The account API's message (Chatwoot's push-event shape). */
+export function presentMessage(
+  row: MessageRow,
+  conversation: MessageConversationContext,
+  extras: MessageExtras,
+): Message {
+  const attachments = extras.attachments.map((a) => presentAttachment(a, extras.origin));
+  return {
+    id: row.id,
+    content: row.content,
+    account_id: row.accountId,
+    inbox_id: row.inboxId,
+    conversation_id: conversation.displayId,
+    message_type: row.messageType,
+    seq: row.seq,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    private: row.private,
+    status: row.status,
+    source_id: row.sourceId,
+    content_type: row.contentType,
+    content_attributes: row.contentAttributes,
+    sender_type: row.senderType,
+    sender_id: row.senderId,
+    external_source_ids: row.externalSourceIds,
+    additional_attributes: row.additionalAttributes,
+    processed_message_content: row.content,
+    sentiment: row.sentiment,
+    echo_id: row.echoId,
+    conversation: {
+      assignee_id: conversation.assigneeId,
+      unread_count: conversation.unreadCount,
+      last_activity_at: conversation.lastActivityAt,
+      contact_inbox: { source_id: conversation.sourceId },
+    },
+    attachment: attachments[0] ?? null,
+    attachments,
+    sender: extras.sender,
+  };
+}

@@ -1,0 +1,78 @@
+import { z } from "@hono/zod-openapi";
+import { MESSAGE_STATUSES } from "../../db/schema";
+
+export const AttachmentSchema = z
+  .object({
+    id: z.number().int(),
+    message_id: z.number().int(),
+    account_id: z.number().int(),
+    file_type: z.string().openapi({ example: "image" }),
+    extension: z.string().nullable(),
+    data_url: z.string(),
+    thumb_url: z.string(),
+    file_size: z.number().int(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    fallback_title: z.string().nullable(),
+    coordinates_lat: z.number().nullable(),
+    coordinates_long: z.number().nullable(),
+    transcribed_text: z.string().nullable(),
+    meta: z.record(z.string(), z.unknown()),
+  })
+  .openapi("Attachment");
+
+export const SenderSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    type: z.enum(["user", "contact", "agent_bot"]),
+    avatar_url: z.string(),
+    thumbnail: z.string(),
+  })
+  .catchall(z.unknown())
+  .openapi("MessageSender");
+
+export const MessageSchema = z
+  .object({
+    id: z.number().int(),
+    content: z.string().nullable(),
+    account_id: z.number().int(),
+    inbox_id: z.number().int(),
+    conversation_id: z.number().int().openapi({ description: "display_id of the conversation" }),
+    message_type: z
+      .number()
+      .int()
+      .openapi({ description: "0 incoming, 1 outgoing, 2 activity, 3 template" }),
+    seq: z
+      .number()
+      .int()
+      .openapi({ description: "Position in the conversation, gap-free and ordered" }),
+    created_at: z.number().int(),
+    updated_at: z.number().int(),
+    private: z.boolean(),
+    status: z.enum(MESSAGE_STATUSES),
+    source_id: z.string().nullable(),
+    content_type: z.string(),
+    content_attributes: z.record(z.string(), z.unknown()),
+    sender_type: z.enum(["User", "Contact", "AgentBot"]).nullable(),
+    sender_id: z.number().int().nullable(),
+    external_source_ids: z.record(z.string(), z.unknown()),
+    additional_attributes: z.record(z.string(), z.unknown()),
+    processed_message_content: z.string().nullable(),
+    sentiment: z.record(z.string(), z.unknown()),
+    echo_id: z.string().nullable(),
+    conversation: z.object({
+      assignee_id: z.number().int().nullable(),
+      unread_count: z.number().int(),
+      last_activity_at: z.number().int(),
+      contact_inbox: z.object({ source_id: z.string().nullable() }),
+    }),
+    attachment: AttachmentSchema.nullable(),
+    attachments: z.array(AttachmentSchema),
+    sender: SenderSchema.nullable(),
+  })
+  .openapi("Message");
+
+export type Message = z.infer<typeof MessageSchema>;
+export type Sender = z.infer<typeof SenderSchema>;
+export type Attachment = z.infer<typeof AttachmentSchema>;

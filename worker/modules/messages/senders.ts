@@ -1,0 +1,93 @@
+import { inArray } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { agentBots, attachments, contacts, users } from "../../db/schema";
+import type { AttachmentRow } from "./presenter";
+import type { MessageRow } from "./queries";
+import type { Sender } from "./schema";
+
+const ids = (rows: MessageRow[], type: MessageRow["senderType"]) => [
+  ...new Set(
+    rows
+      .filter((r) => r.senderType === type && r.senderId !== null)
+      .map((r) => r.senderId as number),
+  ),
+];
+
+/** Senders of many messages in three queries (one per sender kind), keyed "Type:id". */
+export async function loadSenders(db: Db, rows: MessageRow[]): Promise<Map<string, Sender>> {
+  const out = new Map<string, Sender>();
+  const userIds = ids(rows, "User");
+  const contactIds = ids(rows, "Contact");
+  const botIds = ids(rows, "AgentBot");
+  const [userRows, contactRows, botRows] = await Promise.all([
+    userIds.length ? db.select().from(users).where(inArray(users.id, userIds)) : [],
+    contactIds.length ? db.select().from(contacts).where(inArray(contacts.id, contactIds)) : [],
+    botIds.length ? db.select().from(agentBots).where(inArray(agentBots.id, botIds)) : [],
+  ]);
+  for (const u of userRows) {
+    const avatar = u.avatarUrl ?? "";
+    out.set(`User:${u.id}`, {
+      id: u.id,
+      name: u.name,
+      available_name: u.displayName ?? u.name,
+      type: "user",
+      avatar_url: avatar,
+      thumbnail: avatar,
+    });
+  }
+  for (const c of contactRows) {
+    const avatar = c.avatarUrl ?? "";
+    out.set(`Contact:${c.id}`, {
+      id: c.id,
+      name: c.name,
+      type: "contact",
+      avatar_url: avatar,
+      thumbnail: avatar,
+      email: c.email,
+      phone_number: c.phoneNumber,
+      identifier: c.identifier,
+      blocked: c.blocked,
+      additional_attributes: c.additionalAttributes,
+      custom_attributes: c.customAttributes,
+    });
+  }
+  for (const b of botRows) {
+    const avatar = b.thumbnail ?? "";
+    out.set(`AgentBot:${b.id}`, {
+      id: b.id,
+      name: b.name,
+      type: "agent_bot",
+      description: b.description,
+      avatar_url: avatar,
+      thumbnail: avatar,
+    });
+  }
+  return out;
+}
+
+export const senderKey = (row: MessageRow) =>
+  row.senderType && row.senderId !== null ? `${row.senderType}:${row.senderId}` : null;
+
+/** Attachments of many messages in one query, grouped by message id. */
+export async function loadAttachments(
+  db: Db,
+  rows: MessageRow[],
+): Promise<Map<number, AttachmentRow[]>> {
+  const out = new Map<number, AttachmentRow[]>();
+  if (rows.length === 0) {
+    return out;
+  }
+  const found = await db
+    .select()
+    .from(attachments)
+    .where(
+      inArray(
+        attachments.messageId,
+        rows.map((r) => r.id),
+      ),
+    );
+  for (const a of found) {
+    out.set(a.messageId, [...(out.get(a.messageId) ?? []), a]);
+  }
+  return out;
+}

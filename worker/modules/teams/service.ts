@@ -1,0 +1,164 @@
+import type { Deps } from "../../http/context";
+import { ApiError } from "../../http/errors";
+import { isUniqueViolation } from "../../lib/db-errors";
+import type { Actor } from "../access-tokens/service";
+import type { AgentRow } from "../agents/queries";
+import {
+  accountUserIds,
+  deleteAllMembers,
+  deleteMembers,
+  deleteTeam as deleteTeamRow,
+  findTeam,
+  findTeamByName,
+  insertMembers,
+  insertTeam,
+  listMembers,
+  listTeams,
+  memberUserIds,
+  type NewTeam,
+  type TeamRow,
+  teamIdsOfUser,
+  updateTeam as updateTeamRow,
+} from "./queries";
+import type { TeamCreate, TeamUpdate } from "./schema";
+
+/** The calling user's id (bots never reach team routes, but the type allows them). */
+export const callerId = (actor: Actor): number | null =>
+  actor.kind === "user" ? actor.user.id : null;
+
+const nameTaken = () =>
+  new ApiError("validation_failed", "Name has already been taken", [
+    { path: "name", message: "has already been taken" },
+  ]);
+
+export async function loadTeam(deps: Deps, accountId: number, id: number): Promise<TeamRow> {
+  const team = await findTeam(deps.db, accountId, id);
+  if (!team) {
+    throw new ApiError("not_found");
+  }
+  return team;
+}
+
+/** The account's teams and which of them `userId` belongs to (for `is_member`). */
+export async function listTeamsFor(deps: Deps, accountId: number, userId: number | null) {
+  const [teams, memberOf] = await Promise.all([
+    listTeams(deps.db, accountId),
+    userId === null ? new Set<number>() : teamIdsOfUser(deps.db, accountId, userId),
+  ]);
+  return { teams, memberOf };
+}
+
+export async function isTeamMember(deps: Deps, team: TeamRow, userId: number | null) {
+  return userId !== null && (await teamIdsOfUser(deps.db, team.accountId, userId)).has(team.id);
+}
+
+function teamValues(input: TeamUpdate): Partial<NewTeam> {
+  const values: Partial<NewTeam> = {};
+  if (input.name !== undefined) {
+    values.name = input.name;
+  }
+  if (input.description !== undefined) {
+    values.description = input.description;
+  }
+  if (input.allow_auto_assign !== undefined) {
+    values.allowAutoAssign = input.allow_auto_assign;
+  }
+  return values;
+}
+
+/** Chatwoot parity: names are unique per account (compared lower-cased, as stored). */
+export async function createTeam(
+  deps: Deps,
+  accountId: number,
+  input: TeamCreate,
+): Promise<TeamRow> {
+  if (await findTeamByName(deps.db, accountId, input.name)) {
+    throw nameTaken();
+  }
+  try {
+    const [row] = await insertTeam(deps.db, { ...teamValues(input), name: input.name, accountId });
+    if (!row) {
+      throw new ApiError("internal_error");
+    }
+    return row;
+  } catch (err) {
+    throw isUniqueViolation(err) ? nameTaken() : err;
+  }
+}
+
+export async function updateTeam(deps: Deps, team: TeamRow, input: TeamUpdate): Promise<TeamRow> {
+  if (
+    input.name !== undefined &&
+    (await findTeamByName(deps.db, team.accountId, input.name, team.id))
+  ) {
+    throw nameTaken();
+  }
+  try {
+    const values = { ...teamValues(input), updatedAt: deps.now() };
+    const [row] = await updateTeamRow(deps.db, team.accountId, team.id, values);
+    return row ?? team;
+  } catch (err) {
+    throw isUniqueViolation(err) ? nameTaken() : err;
+  }
+}
+
+export async function deleteTeam(deps: Deps, team: TeamRow): Promise<void> {
+  const { db } = deps;
+  await db.batch([deleteAllMembers(db, team.id), deleteTeamRow(db, team.accountId, team.id)]);
+}
+
+export const listTeamMembers = (deps: Deps, team: TeamRow) =>
+  listMembers(deps.db, team.accountId, team.id);
+
+/** Every id must be a user of the team's account; otherwise 422 naming them, and nothing changes. */
+async function checkAccountUsers(deps: Deps, team: TeamRow, userIds: number[]): Promise<number[]> {
+  const ids = [...new Set(userIds)];
+  const known = await accountUserIds(deps.db, team.accountId, ids);
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw new ApiError("validation_failed", `Invalid User IDs: ${unknown.join(", ")}`, [
+      { path: "user_ids", message: `not users of this account: ${unknown.join(", ")}` },
+    ]);
+  }
+  return ids;
+}
+
+async function runBatch(deps: Deps, statements: ReturnType<typeof insertMembers>) {
+  const [first, ...rest] = statements;
+  if (first) {
+    await deps.db.batch([first, ...rest]);
+  }
+}
+
+/** Chatwoot parity: adds the listed users (members already are kept) and returns them. */
+export async function addTeamMembers(
+  deps: Deps,
+  team: TeamRow,
+  userIds: number[],
+): Promise<AgentRow[]> {
+  const ids = await checkAccountUsers(deps, team, userIds);
+  await runBatch(deps, insertMembers(deps.db, team.id, ids));
+  const listed = new Set(ids);
+  return (await listTeamMembers(deps, team)).filter((m) => listed.has(m.user.id));
+}
+
+/** Chatwoot parity: the team ends up with exactly the listed users, in one batch. */
+export async function replaceTeamMembers(
+  deps: Deps,
+  team: TeamRow,
+  userIds: number[],
+): Promise<AgentRow[]> {
+  const ids = await checkAccountUsers(deps, team, userIds);
+  const wanted = new Set(ids);
+  const stale = (await memberUserIds(deps.db, team.id)).filter((id) => !wanted.has(id));
+  await runBatch(deps, [
+    ...deleteMembers(deps.db, team.id, stale),
+    ...insertMembers(deps.db, team.id, ids),
+  ]);
+  return listTeamMembers(deps, team);
+}
+
+export async function removeTeamMembers(deps: Deps, team: TeamRow, userIds: number[]) {
+  const ids = await checkAccountUsers(deps, team, userIds);
+  await runBatch(deps, deleteMembers(deps.db, team.id, ids));
+}
