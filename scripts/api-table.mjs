@@ -10,5 +10,5 @@ for (const [path, ops] of Object.entries(doc.paths)) {
   }
 }
 process.stdout.write(
-  ["| method | path | what | statuses |", "|---|---|---|---|", ...rows].join("\n") + "\n",
+  `${["| method | path | what | statuses |", "|---|---|---|---|", ...rows].join("\n")}\n`,
 );

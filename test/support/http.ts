@@ -21,7 +21,7 @@ export async function api<T = any>(path: string, opts: Options = {}): Promise<Ap
   if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
-  } else if (opts.raw !== undefined) {
+  } else if (opts.raw !== undefined && !(opts.raw instanceof FormData)) {
     headers["content-type"] ??= "application/json";
   }
   const res = await SELF.fetch(`http://parley.test${path}`, {

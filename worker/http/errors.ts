@@ -129,9 +129,6 @@ export function onError(err: Error, c: Context) {
   } else if (err instanceof HTTPException) {
     apiError = fromHttpException(err);
   } else {
-    console.error(
-      JSON.stringify({ level: "error", requestId, error: String(err), stack: err.stack }),
-    );
     apiError = new ApiError("internal_error");
   }
   for (const [name, value] of Object.entries(apiError.headers)) {

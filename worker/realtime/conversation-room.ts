@@ -1,12 +1,16 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import type { Bindings } from "../env";
+import { isUniqueViolation } from "../lib/db-errors";
 import {
   findByIdempotencyKey,
+  insertAttachment,
   insertMessage,
   type MessageRow,
   type MessageTouch,
   maxSeq,
+  messageIdAt,
+  type NewAttachment,
   type NewMessage,
   touchContact,
   touchConversation,
@@ -19,6 +23,8 @@ export type AppendRequest = {
   touch: MessageTouch;
   /** The contact whose last_activity_at moves (incoming messages). */
   contactId?: number;
+  /** Files already stored in R2, recorded in the same batch as the message. */
+  attachments?: Omit<NewAttachment, "messageId">[];
 };
 
 export type AppendResult = { message: MessageRow; duplicate: boolean };
@@ -70,17 +76,36 @@ export class ConversationRoom extends DurableObject<Bindings> {
     return { message: await this.write(req), duplicate: false };
   }
 
-  private write(req: AppendRequest): Promise<MessageRow> {
+  /**
+   * Writes at the next seq. If D1 already holds that seq (rows imported behind the room's back),
+   * the room catches up with D1 once and writes again.
+   */
+  private async write(req: AppendRequest): Promise<MessageRow> {
+    try {
+      return await this.writeAt(req);
+    } catch (err) {
+      if (
+        !isUniqueViolation(err) ||
+        !/messages\.seq/.test(String(err) + String((err as Error).cause ?? ""))
+      ) {
+        throw err;
+      }
+      this.lastSeq = Math.max(this.lastSeq, await maxSeq(this.db(), req.conversationId));
+      return this.writeAt(req);
+    }
+  }
+
+  private writeAt(req: AppendRequest): Promise<MessageRow> {
     const seq = ++this.lastSeq;
     this.ctx.storage.kv.put("last_seq", seq);
     const db = this.db();
-    const statements = [
+    const messageId = messageIdAt(req.conversationId, seq);
+    const run = db.batch([
       insertMessage(db, { ...req.values, conversationId: req.conversationId, seq }),
       touchConversation(db, req.conversationId, req.touch),
-    ] as const;
-    const run = req.contactId
-      ? db.batch([...statements, touchContact(db, req.contactId, req.touch.at)])
-      : db.batch(statements);
+      ...(req.contactId ? [touchContact(db, req.contactId, req.touch.at)] : []),
+      ...(req.attachments ?? []).map((a) => insertAttachment(db, { ...a, messageId })),
+    ]);
     return run.then(([rows]) => {
       const row = rows[0];
       if (!row) {

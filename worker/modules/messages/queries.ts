@@ -1,9 +1,14 @@
-import { and, desc, eq, max, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, lt, max, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contacts, conversations, messages } from "../../db/schema";
+import { attachments, contactInboxes, contacts, conversations, messages } from "../../db/schema";
 
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = typeof messages.$inferInsert;
+export type NewAttachment = typeof attachments.$inferInsert;
+
+/** The id of the message stored at `seq`, usable inside the batch that inserts it. */
+export const messageIdAt = (conversationId: number, seq: number) =>
+  sql<number>`(SELECT ${messages.id} FROM ${messages} WHERE ${messages.conversationId} = ${conversationId} AND ${messages.seq} = ${seq})`;
 
 /**
  * How a new message moves its conversation's clocks (Chatwoot parity): a contact's message
@@ -86,3 +91,90 @@ export const latestMessages = (db: Db, conversationId: number, limit: number) =>
     .where(eq(messages.conversationId, conversationId))
     .orderBy(desc(messages.seq))
     .limit(limit);
+
+/** Messages of a conversation around a cursor, in seq order (oldest first). */
+export function pageMessages(
+  db: Db,
+  conversationId: number,
+  cursor: { before?: number; after?: number },
+  limit: number,
+) {
+  if (cursor.after !== undefined) {
+    return db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, cursor.after)))
+      .orderBy(asc(messages.seq))
+      .limit(limit);
+  }
+  const newest = db
+    .select()
+    .from(messages)
+    .where(
+      cursor.before === undefined
+        ? eq(messages.conversationId, conversationId)
+        : and(eq(messages.conversationId, conversationId), lt(messages.seq, cursor.before)),
+    )
+    .orderBy(desc(messages.seq))
+    .limit(limit);
+  return newest.then((rows) => rows.reverse());
+}
+
+export const findMessage = (db: Db, conversationId: number, id: number) =>
+  db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, id), eq(messages.conversationId, conversationId)))
+    .get();
+
+/** Incoming messages the agents have not seen yet (Chatwoot's unread_count). */
+export async function unreadCount(db: Db, conversationId: number, agentLastSeenAt: number | null) {
+  const row = await db
+    .select({ n: count() })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        eq(messages.messageType, 0),
+        agentLastSeenAt === null ? undefined : gt(messages.createdAt, agentLastSeenAt),
+      ),
+    )
+    .get();
+  return row?.n ?? 0;
+}
+
+export async function sourceIdOf(db: Db, contactInboxId: number | null) {
+  if (contactInboxId === null) {
+    return null;
+  }
+  const row = await db
+    .select({ sourceId: contactInboxes.sourceId })
+    .from(contactInboxes)
+    .where(eq(contactInboxes.id, contactInboxId))
+    .get();
+  return row?.sourceId ?? null;
+}
+
+/** Chatwoot parity: a contact writing into a resolved or snoozed conversation reopens it. */
+export const reopenConversation = (db: Db, id: number, status: "open" | "pending", at: number) =>
+  db
+    .update(conversations)
+    .set({ status, snoozedUntil: null, updatedAt: at })
+    .where(and(eq(conversations.id, id), inArray(conversations.status, ["resolved", "snoozed"])))
+    .returning({ id: conversations.id });
+
+export const insertAttachment = (
+  db: Db,
+  values: Omit<NewAttachment, "messageId"> & { messageId: number | SQL<number> },
+) => db.insert(attachments).values(values);
+
+export const attachmentKeysOf = async (db: Db, messageId: number) =>
+  (
+    await db
+      .select({ key: attachments.storageKey })
+      .from(attachments)
+      .where(eq(attachments.messageId, messageId))
+  ).map((r) => r.key);
+
+export const deleteAttachmentsOf = (db: Db, messageId: number) =>
+  db.delete(attachments).where(eq(attachments.messageId, messageId));

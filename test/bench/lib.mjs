@@ -1,0 +1,131 @@
+// Shared benchmark plumbing: a real `wrangler dev` (workerd + local D1) on its own state dir.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { childEnv, root } from "../../scripts/lib/wrangler.mjs";
+
+const wranglerBin = path.join(root, "node_modules", ".bin", "wrangler");
+export const stateRoot = path.join(root, ".wrangler", "bench");
+
+function run(args) {
+  const r = spawnSync(wranglerBin, args, {
+    cwd: root,
+    env: childEnv,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  if (r.status !== 0) {
+    throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed:\n${r.stderr || r.stdout}`);
+  }
+  return r.stdout;
+}
+
+/** A fresh local database under .wrangler/bench/<name>, migrated and seeded with `sql`. */
+export function freshDatabase(name, sql) {
+  const dir = path.join(stateRoot, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir]);
+  const file = path.join(dir, "seed.sql");
+  writeFileSync(file, sql);
+  const started = performance.now();
+  run(["d1", "execute", "DB", "--local", "--persist-to", dir, "--file", file]);
+  return { dir, seedSeconds: (performance.now() - started) / 1000 };
+}
+
+/** Starts wrangler dev on `dir` and resolves once /openapi.json answers. */
+export async function startServer(dir, port, vars = {}) {
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const child = spawn(
+    wranglerBin,
+    [
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      dir,
+      "--log-level",
+      "error",
+      ...varArgs,
+    ],
+    { cwd: root, env: childEnv, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${base}/openapi.json`)).ok) {
+        return { base, stop: () => stopChild(child) };
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  stopChild(child);
+  throw new Error(`wrangler dev on ${dir} did not become ready`);
+}
+
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) {
+      resolve();
+      return;
+    }
+    child.once("exit", resolve);
+    child.kill("SIGTERM");
+  });
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) {
+    return Number.NaN;
+  }
+  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, i)];
+}
+
+/**
+ * Times `n` sequential calls of `fn` after `warmup` untimed ones; `fn` must throw on a wrong
+ * answer so a fast failure never counts as a fast success.
+ */
+export async function measure(fn, { n = 200, warmup = 20 } = {}) {
+  for (let i = 0; i < warmup; i++) {
+    await fn(i);
+  }
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { n, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99) };
+}
+
+export async function getJson(url, token, init = {}) {
+  const res = await fetch(url, {
+    ...init,
+    headers: { api_access_token: token, "content-type": "application/json", ...init.headers },
+  });
+  if (!res.ok) {
+    throw new Error(`${init.method ?? "GET"} ${url} → ${res.status} ${await res.text()}`);
+  }
+  return res.json();
+}
+
+export const fmt = (ms) => (Number.isFinite(ms) ? ms.toFixed(2) : "n/a");
+
+export function printTable(title, rows) {
+  process.stdout.write(`\n${title}\n`);
+  const header = ["case", "n", "p50 ms", "p95 ms", "p99 ms"];
+  const lines = rows.map((r) => [r.name, String(r.n), fmt(r.p50), fmt(r.p95), fmt(r.p99)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const line = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
+  process.stdout.write(`${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n`);
+  for (const l of lines) {
+    process.stdout.write(`${line(l)}\n`);
+  }
+}

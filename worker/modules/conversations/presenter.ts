@@ -1,0 +1,91 @@
+import type { z } from "@hono/zod-openapi";
+import { presentAgent } from "../agents/presenter";
+import type { AgentRow } from "../agents/queries";
+import type { Message } from "../messages/schema";
+import { presentTeam } from "../teams/presenter";
+import type { TeamRow } from "../teams/queries";
+import type { ContactInboxRow, ContactRow, ConversationRow } from "./queries";
+import type { ConversationContactSchema, ConversationJson } from "./schema";
+
+/** What a conversation record needs besides its row, already loaded (presenters never query). */
+export type ConversationParts = {
+  contact: ContactRow;
+  contactInbox: ContactInboxRow | null;
+  channelType: string;
+  assignee: AgentRow | null;
+  team: TeamRow | null;
+  /** Whether the caller belongs to the team (the team record's `is_member`). */
+  callerInTeam: boolean;
+  labels: string[];
+  lastMessage: Message | null;
+  unreadCount: number;
+};
+
+const REPLYABLE_CHANNELS = new Set(["Channel::Api", "Channel::WebWidget"]);
+
+/** Chatwoot's contact partial, without contact_inboxes, as the conversation's sender. */
+export function presentConversationContact(
+  row: ContactRow,
+): z.infer<typeof ConversationContactSchema> {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone_number: row.phoneNumber,
+    identifier: row.identifier,
+    blocked: row.blocked,
+    thumbnail: row.avatarUrl ?? "",
+    // Contact presence is not tracked on the account API yet.
+    availability_status: "offline",
+    additional_attributes: row.additionalAttributes,
+    custom_attributes: row.customAttributes,
+    last_activity_at: row.lastActivityAt,
+    created_at: row.createdAt,
+  };
+}
+
+/**
+ * The one conversation record (list, show, create, filter, contact conversations). `id` is the
+ * display_id (Chatwoot parity); last-seen times are 0 until set, as Chatwoot sends them.
+ */
+export function presentConversation(
+  row: ConversationRow,
+  parts: ConversationParts,
+): ConversationJson {
+  return {
+    id: row.displayId,
+    account_id: row.accountId,
+    uuid: row.uuid,
+    inbox_id: row.inboxId,
+    status: row.status,
+    messages: parts.lastMessage ? [parts.lastMessage] : [],
+    additional_attributes: row.additionalAttributes,
+    custom_attributes: row.customAttributes,
+    agent_last_seen_at: row.agentLastSeenAt ?? 0,
+    assignee_last_seen_at: row.assigneeLastSeenAt ?? 0,
+    contact_last_seen_at: row.contactLastSeenAt ?? 0,
+    can_reply: REPLYABLE_CHANNELS.has(parts.channelType) && !parts.contact.blocked,
+    labels: parts.labels,
+    muted: row.muted,
+    snoozed_until: row.snoozedUntil,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    timestamp: row.createdAt,
+    first_reply_created_at: row.firstReplyCreatedAt,
+    unread_count: parts.unreadCount,
+    last_non_activity_message: parts.lastMessage,
+    last_activity_at: row.lastActivityAt,
+    priority: row.priority,
+    waiting_since: row.waitingSince,
+    sla_policy_id: null,
+    applied_sla: {},
+    sla_events: [],
+    meta: {
+      sender: presentConversationContact(parts.contact),
+      channel: parts.channelType,
+      assignee: parts.assignee ? presentAgent(parts.assignee) : null,
+      team: parts.team ? presentTeam(parts.team, parts.callerInTeam) : null,
+      hmac_verified: parts.contactInbox?.hmacVerified ?? false,
+    },
+  };
+}

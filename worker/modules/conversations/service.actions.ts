@@ -1,0 +1,180 @@
+import type { ConversationStatus } from "../../db/schema";
+import { ApiError } from "../../http/errors";
+import { type AgentRow, findAgent } from "../agents/queries";
+import { type TeamRow, teamIdsOfUser } from "../teams/queries";
+import type { ConversationScope } from "./access";
+import { callerUserId } from "./policy";
+import {
+  type ConversationRow,
+  labelsOf,
+  lastIncomingAt,
+  type NewConversation,
+  replaceLabels,
+  updateConversationRow,
+} from "./queries";
+import type { ConversationUpdate } from "./schema.actions";
+import { checkAssignee, checkConversationAttributes, checkTeam } from "./service";
+
+async function save(
+  scope: ConversationScope,
+  row: ConversationRow,
+  values: Partial<NewConversation>,
+): Promise<ConversationRow> {
+  const [updated] = await updateConversationRow(scope.deps.db, row.id, {
+    ...values,
+    updatedAt: scope.deps.now(),
+  });
+  return updated ?? row;
+}
+
+/** PATCH: priority, and custom / additional attributes merged into the current ones. */
+export async function updateConversation(
+  scope: ConversationScope,
+  row: ConversationRow,
+  input: ConversationUpdate,
+): Promise<ConversationRow> {
+  const values: Partial<NewConversation> = {};
+  if (input.priority !== undefined) {
+    values.priority = input.priority;
+  }
+  if (input.custom_attributes !== undefined) {
+    const checked = await checkConversationAttributes(scope, input.custom_attributes);
+    values.customAttributes = { ...row.customAttributes, ...checked };
+  }
+  if (input.additional_attributes !== undefined) {
+    values.additionalAttributes = { ...row.additionalAttributes, ...input.additional_attributes };
+  }
+  return save(scope, row, values);
+}
+
+export type StatusChange = { status?: ConversationStatus; snoozed_until?: number | null };
+
+/**
+ * Chatwoot parity (toggle_status): a given status is set; none toggles open ↔ resolved and
+ * brings pending or snoozed back to open. snoozed_until only survives on snoozed. A bot
+ * opening a pending conversation hands it off to humans, who are then awaited.
+ */
+export async function toggleStatus(
+  scope: ConversationScope,
+  row: ConversationRow,
+  input: StatusChange,
+): Promise<ConversationRow> {
+  const now = scope.deps.now();
+  const status: ConversationStatus = input.status ?? (row.status === "open" ? "resolved" : "open");
+  const snoozedUntil = status === "snoozed" ? (input.snoozed_until ?? null) : null;
+  if (snoozedUntil !== null && snoozedUntil <= now) {
+    throw new ApiError("validation_failed", "snoozed_until must be in the future", [
+      { path: "snoozed_until", message: "must be in the future" },
+    ]);
+  }
+  const values: Partial<NewConversation> = { status, snoozedUntil };
+  const handoff = scope.actor.kind === "bot" && row.status === "pending" && status === "open";
+  if (handoff) {
+    values.waitingSince = row.waitingSince ?? now;
+  }
+  return save(scope, row, values);
+}
+
+export const setPriority = (
+  scope: ConversationScope,
+  row: ConversationRow,
+  priority: ConversationRow["priority"],
+) => save(scope, row, { priority });
+
+export type AssignmentInput = { assignee_id?: number | null; team_id?: number | null };
+
+export type AssignmentResult =
+  | { kind: "agent"; agent: AgentRow | null }
+  | { kind: "team"; team: TeamRow | null }
+  | { kind: "none" };
+
+/** Chatwoot parity (assignments#create): assignee_id wins over team_id; neither changes nothing. */
+export async function assign(
+  scope: ConversationScope,
+  row: ConversationRow,
+  input: AssignmentInput,
+): Promise<AssignmentResult> {
+  const { db } = scope.deps;
+  if (input.assignee_id !== undefined) {
+    const userId = input.assignee_id;
+    if (userId === null) {
+      await save(scope, row, { assigneeId: null });
+      return { kind: "agent", agent: null };
+    }
+    await checkAssignee(scope, row.inboxId, userId);
+    await save(scope, row, { assigneeId: userId });
+    return { kind: "agent", agent: (await findAgent(db, scope.account.id, userId)) ?? null };
+  }
+  if (input.team_id !== undefined) {
+    const team = input.team_id === null ? null : await checkTeam(scope, input.team_id);
+    await save(scope, row, { teamId: team?.id ?? null });
+    return { kind: "team", team };
+  }
+  return { kind: "none" };
+}
+
+/** The team record's `is_member`, for the caller. */
+export async function isCallerInTeam(scope: ConversationScope, team: TeamRow): Promise<boolean> {
+  const userId = callerUserId(scope.actor);
+  return (
+    userId !== null && (await teamIdsOfUser(scope.deps.db, team.accountId, userId)).has(team.id)
+  );
+}
+
+/** Chatwoot parity: the posted labels replace the whole set; they need not exist. */
+export async function setLabels(
+  scope: ConversationScope,
+  row: ConversationRow,
+  titles: string[],
+): Promise<string[]> {
+  const { db } = scope.deps;
+  const wanted = [...new Set(titles)].sort();
+  const touch = updateConversationRow(db, row.id, { updatedAt: scope.deps.now() });
+  await db.batch([...replaceLabels(db, row.id, wanted), touch]);
+  return labelsOf(db, row.id);
+}
+
+export const listLabels = (scope: ConversationScope, row: ConversationRow) =>
+  labelsOf(scope.deps.db, row.id);
+
+/** Chatwoot parity: POST custom_attributes replaces the whole hash. */
+export async function replaceCustomAttributes(
+  scope: ConversationScope,
+  row: ConversationRow,
+  attrs: Record<string, unknown>,
+): Promise<ConversationRow> {
+  const customAttributes = await checkConversationAttributes(scope, attrs);
+  return save(scope, row, { customAttributes });
+}
+
+/** Chatwoot parity: muting also resolves the conversation. */
+export const mute = (scope: ConversationScope, row: ConversationRow) =>
+  save(scope, row, { muted: true, status: "resolved", snoozedUntil: null });
+
+export const unmute = (scope: ConversationScope, row: ConversationRow) =>
+  save(scope, row, { muted: false });
+
+/** Marks the conversation seen by agents, and by its assignee when that is the caller. */
+export async function markSeen(scope: ConversationScope, row: ConversationRow, at: number | null) {
+  const values: Partial<NewConversation> = { agentLastSeenAt: at };
+  const userId = callerUserId(scope.actor);
+  if (userId !== null && userId === row.assigneeId) {
+    values.assigneeLastSeenAt = at;
+  }
+  await updateConversationRow(scope.deps.db, row.id, values);
+}
+
+export const markRead = (scope: ConversationScope, row: ConversationRow) =>
+  markSeen(scope, row, scope.deps.now());
+
+/**
+ * Chatwoot parity (conversations#unread): seen until just before the latest incoming message,
+ * so it counts as unread again; with no incoming message, nothing was seen.
+ */
+export async function markUnread(scope: ConversationScope, row: ConversationRow) {
+  const last = await lastIncomingAt(scope.deps.db, row.id);
+  const values: Partial<NewConversation> = { agentLastSeenAt: last === null ? null : last - 1 };
+  // Chatwoot resets the assignee's mark too, whoever asks.
+  values.assigneeLastSeenAt = values.agentLastSeenAt;
+  await updateConversationRow(scope.deps.db, row.id, values);
+}

@@ -1,0 +1,70 @@
+import type { Db } from "../../db/client";
+import type { MessageConversationContext } from "../messages/presenter";
+import { presentMessages } from "../messages/views";
+import { presentConversation } from "./presenter";
+import type { ConversationRow } from "./queries";
+import { loadRelated } from "./queries.related";
+import type { ConversationJson } from "./schema";
+
+export type ViewContext = {
+  db: Db;
+  accountId: number;
+  callerUserId: number | null;
+  origin: string;
+};
+
+/** Presents conversation rows (a page at most) with a fixed number of queries. */
+export async function presentConversations(
+  view: ViewContext,
+  rows: ConversationRow[],
+): Promise<ConversationJson[]> {
+  if (rows.length === 0) {
+    return [];
+  }
+  const related = await loadRelated(view.db, view.accountId, rows, view.callerUserId);
+  const contexts = new Map<number, MessageConversationContext>();
+  for (const row of rows) {
+    const contactInbox = row.contactInboxId ? related.contactInboxes.get(row.contactInboxId) : null;
+    contexts.set(row.id, {
+      displayId: row.displayId,
+      assigneeId: row.assigneeId,
+      unreadCount: related.unread.get(row.id) ?? 0,
+      lastActivityAt: row.lastActivityAt,
+      sourceId: contactInbox?.sourceId ?? null,
+    });
+  }
+  const lastRows = [...related.lastMessages.values()];
+  const presented = await presentMessages(view.db, lastRows, contexts, view.origin);
+  const lastMessages = new Map(lastRows.map((m, i) => [m.conversationId, presented[i] ?? null]));
+  return rows.map((row) => {
+    const contact = related.contacts.get(row.contactId);
+    if (!contact) {
+      throw new Error(`conversation ${row.id} has no contact`);
+    }
+    const team = row.teamId ? (related.teams.get(row.teamId) ?? null) : null;
+    return presentConversation(row, {
+      contact,
+      contactInbox: row.contactInboxId
+        ? (related.contactInboxes.get(row.contactInboxId) ?? null)
+        : null,
+      channelType: related.channels.get(row.inboxId) ?? "Channel::Api",
+      assignee: row.assigneeId ? (related.assignees.get(row.assigneeId) ?? null) : null,
+      team,
+      callerInTeam: team !== null && related.callerTeamIds.has(team.id),
+      labels: related.labels.get(row.id) ?? [],
+      lastMessage: lastMessages.get(row.id) ?? null,
+      unreadCount: related.unread.get(row.id) ?? 0,
+    });
+  });
+}
+
+export async function presentOne(
+  view: ViewContext,
+  row: ConversationRow,
+): Promise<ConversationJson> {
+  const [one] = await presentConversations(view, [row]);
+  if (!one) {
+    throw new Error("conversation not presented");
+  }
+  return one;
+}

@@ -1,0 +1,112 @@
+import { z } from "@hono/zod-openapi";
+import { MESSAGE_STATUSES } from "../../db/schema";
+
+/** Chatwoot's content types; forms, cards and inputs are rendered by the widget. */
+export const CONTENT_TYPES = [
+  "text",
+  "input_text",
+  "input_textarea",
+  "input_email",
+  "input_select",
+  "cards",
+  "form",
+  "article",
+  "incoming_email",
+  "input_csat",
+  "integrations",
+  "sticker",
+] as const;
+
+/** Chatwoot caps message content at 150,000 characters. */
+export const MAX_CONTENT_LENGTH = 150_000;
+export const MAX_ATTACHMENTS = 15;
+
+const jsonObjectString = z.preprocess(
+  (value) => {
+    if (typeof value !== "string") {
+      return value;
+    }
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  },
+  z.record(z.string(), z.unknown()),
+);
+
+const booleanish = z.preprocess(
+  (value) =>
+    value === "true" || value === "1" ? true : value === "false" || value === "0" ? false : value,
+  z.boolean(),
+);
+
+const fields = {
+  content: z.string().max(MAX_CONTENT_LENGTH).nullable().optional(),
+  message_type: z
+    .union([z.enum(["incoming", "outgoing", "template"]), z.literal(0), z.literal(1), z.literal(3)])
+    .optional()
+    .openapi({
+      description: "outgoing (default), incoming (API inboxes only) or template; names or 0/1/3",
+    }),
+  private: booleanish.optional().openapi({ description: "A private note, seen by agents only" }),
+  content_type: z.enum(CONTENT_TYPES).optional(),
+  content_attributes: jsonObjectString.optional(),
+  echo_id: z
+    .string()
+    .max(255)
+    .optional()
+    .openapi({ description: "Client correlation id, echoed back" }),
+};
+
+export const MessageCreateJsonSchema = z.object(fields).openapi("MessageCreate");
+
+const fileList = z
+  .array(z.instanceof(File).openapi({ type: "string", format: "binary" }))
+  .max(MAX_ATTACHMENTS);
+
+/** Multipart: every field arrives as text; files under `attachments[]` (or `attachments`). */
+export const MessageCreateFormSchema = z
+  .preprocess(
+    (value) => {
+      if (!value || typeof value !== "object") {
+        return value;
+      }
+      const form = { ...(value as Record<string, unknown>) };
+      const files = [form["attachments[]"], form.attachments].flat().filter((f) => f !== undefined);
+      delete form["attachments[]"];
+      form.attachments = files;
+      return form;
+    },
+    z.object({ ...fields, attachments: fileList }),
+  )
+  .openapi("MessageCreateMultipart");
+
+export const MessageUpdateSchema = z
+  .object({
+    content: z.string().min(1).max(MAX_CONTENT_LENGTH),
+    content_attributes: z.record(z.string(), z.unknown()),
+    status: z.enum(MESSAGE_STATUSES),
+    external_error: z.string().max(1000),
+  })
+  .partial()
+  .openapi("MessageUpdate");
+
+export const MessageListQuery = z.object({
+  before: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .openapi({ description: "A message id: the 20 messages before it" }),
+  after: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .openapi({ description: "A message id: up to 100 messages after it" }),
+});
+
+export type MessageCreateJson = z.infer<typeof MessageCreateJsonSchema>;
+export type MessageCreateForm = z.infer<typeof MessageCreateFormSchema>;
+export type MessageUpdate = z.infer<typeof MessageUpdateSchema>;

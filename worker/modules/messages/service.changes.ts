@@ -1,0 +1,97 @@
+import { ApiError } from "../../http/errors";
+import { pickDefined } from "../../lib/patch";
+import { roomFor } from "../../realtime/room";
+import type { ConversationRow, ConversationScope } from "../conversations/access";
+import { deleteStored } from "../files/storage";
+import { findInbox } from "../inboxes/queries";
+import { canChange, isDeleted } from "./policy";
+import {
+  attachmentKeysOf,
+  deleteAttachmentsOf,
+  findMessage,
+  type MessageRow,
+  type NewMessage,
+} from "./queries";
+import type { MessageUpdate } from "./schema.requests";
+
+/** Chatwoot replaces a deleted message's content with this text. */
+export const DELETED_CONTENT = "This message was deleted";
+
+async function loadMessage(scope: ConversationScope, conversation: ConversationRow, id: number) {
+  const message = await findMessage(scope.deps.db, conversation.id, id);
+  if (!message) {
+    throw new ApiError("not_found");
+  }
+  return message;
+}
+
+async function write(
+  scope: ConversationScope,
+  conversation: ConversationRow,
+  message: MessageRow,
+  values: Partial<NewMessage>,
+): Promise<MessageRow> {
+  const room = roomFor(scope.deps.env, scope.account.id, conversation.id);
+  const row = await room.updateMessage(conversation.id, message.id, {
+    ...values,
+    updatedAt: scope.deps.now(),
+  });
+  if (!row) {
+    throw new ApiError("not_found");
+  }
+  return row;
+}
+
+/**
+ * Chatwoot parity: delivery status may be reported only for API inboxes (403 elsewhere); content
+ * edits are for the sender or an administrator, on messages that are not deleted.
+ */
+export async function updateMessage(
+  scope: ConversationScope,
+  conversation: ConversationRow,
+  id: number,
+  input: MessageUpdate,
+): Promise<MessageRow> {
+  const message = await loadMessage(scope, conversation, id);
+  if (input.status !== undefined || input.external_error !== undefined) {
+    const inbox = await findInbox(scope.deps.db, scope.account.id, conversation.inboxId);
+    if (inbox?.channelType !== "Channel::Api") {
+      throw new ApiError("forbidden", "Message status update is only allowed for API inboxes");
+    }
+  }
+  if (input.content !== undefined && (!canChange(scope, message) || isDeleted(message))) {
+    throw new ApiError("forbidden", "Only the sender or an administrator may edit this message");
+  }
+  const values = pickDefined(input, {
+    content: "content",
+    status: "status",
+  }) as Partial<NewMessage>;
+  if (input.content_attributes !== undefined || input.external_error !== undefined) {
+    values.contentAttributes = {
+      ...message.contentAttributes,
+      ...input.content_attributes,
+      ...(input.external_error === undefined ? {} : { external_error: input.external_error }),
+    };
+  }
+  return write(scope, conversation, message, values);
+}
+
+/** Soft delete, as Chatwoot does: the text is replaced, attachments are removed. */
+export async function deleteMessage(
+  scope: ConversationScope,
+  conversation: ConversationRow,
+  id: number,
+): Promise<MessageRow> {
+  const message = await loadMessage(scope, conversation, id);
+  if (!canChange(scope, message)) {
+    throw new ApiError("forbidden", "Only the sender or an administrator may delete this message");
+  }
+  const { db, env } = scope.deps;
+  const keys = await attachmentKeysOf(db, message.id);
+  await deleteAttachmentsOf(db, message.id);
+  await deleteStored(env, keys);
+  return write(scope, conversation, message, {
+    content: DELETED_CONTENT,
+    contentAttributes: { ...message.contentAttributes, deleted: true },
+  });
+}

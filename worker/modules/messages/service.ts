@@ -1,0 +1,154 @@
+import { ApiError } from "../../http/errors";
+import { roomFor } from "../../realtime/room";
+import type { ConversationRow, ConversationScope } from "../conversations/access";
+import { hasActiveBot } from "../conversations/queries";
+import { storeUpload } from "../files/storage";
+import { findInbox } from "../inboxes/queries";
+import type { MessageConversationContext } from "./presenter";
+import {
+  type MessageRow,
+  type MessageTouch,
+  type NewAttachment,
+  reopenConversation,
+  sourceIdOf,
+  unreadCount,
+} from "./queries";
+import { fileTypeOf, MESSAGE_TYPE_CODES } from "./types";
+
+export type MessageScope = ConversationScope & { origin: string };
+
+export type CreateMessageInput = {
+  content?: string | null;
+  messageType?: "incoming" | "outgoing" | "activity" | "template";
+  private?: boolean;
+  contentType?: string;
+  contentAttributes?: Record<string, unknown>;
+  echoId?: string;
+  idempotencyKey?: string;
+  files?: File[];
+};
+
+function senderOf(scope: MessageScope, conversation: ConversationRow, type: string) {
+  if (type === "incoming") {
+    return { senderType: "Contact" as const, senderId: conversation.contactId };
+  }
+  if (type === "activity") {
+    return { senderType: null, senderId: null };
+  }
+  const { actor } = scope;
+  return actor.kind === "bot"
+    ? { senderType: "AgentBot" as const, senderId: actor.bot.id }
+    : { senderType: "User" as const, senderId: actor.kind === "user" ? actor.user.id : null };
+}
+
+function touchFor(
+  type: string,
+  isPrivate: boolean,
+  senderType: string | null,
+  at: number,
+): MessageTouch {
+  if (type === "incoming") {
+    return { kind: "incoming", at };
+  }
+  if (type === "activity") {
+    return { kind: "none", at };
+  }
+  // Only a human's public reply answers the contact (first reply, end of the wait).
+  if (!isPrivate && senderType === "User") {
+    return { kind: "human_reply", at };
+  }
+  return { kind: "activity", at };
+}
+
+/**
+ * Appends a message through the conversation's room (the single writer that gives it `seq`).
+ * Chatwoot parity: incoming messages only in API inboxes; a contact's message reopens a resolved
+ * or snoozed conversation (pending when a bot runs the inbox).
+ */
+export async function createMessage(
+  scope: MessageScope,
+  conversation: ConversationRow,
+  input: CreateMessageInput,
+): Promise<{ message: MessageRow; duplicate: boolean }> {
+  const { deps } = scope;
+  const type = input.messageType ?? "outgoing";
+  const files = input.files ?? [];
+  const content = input.content ?? null;
+  if ((content === null || content.trim() === "") && files.length === 0) {
+    throw new ApiError("validation_failed", "content can't be blank", [
+      { path: "content", message: "can't be blank without attachments" },
+    ]);
+  }
+  if (type === "incoming") {
+    const inbox = await findInbox(deps.db, scope.account.id, conversation.inboxId);
+    if (inbox?.channelType !== "Channel::Api") {
+      throw new ApiError("validation_failed", "Incoming messages are only allowed in Api inboxes", [
+        { path: "message_type", message: "incoming is only allowed in API inboxes" },
+      ]);
+    }
+  }
+  const stored = await Promise.all(
+    files.map((file) =>
+      storeUpload(deps.env, scope.account.id, "attachments", file, { field: "attachments" }),
+    ),
+  );
+  const at = deps.now();
+  const isPrivate = type !== "incoming" && (input.private ?? false);
+  const sender = senderOf(scope, conversation, type);
+  const attachments: Omit<NewAttachment, "messageId">[] = stored.map((f) => ({
+    accountId: scope.account.id,
+    fileType: fileTypeOf(f.contentType),
+    storageKey: f.key,
+    fileName: f.fileName,
+    contentType: f.contentType,
+    fileSize: f.size,
+  }));
+  const result = await roomFor(deps.env, scope.account.id, conversation.id).appendMessage({
+    conversationId: conversation.id,
+    values: {
+      accountId: scope.account.id,
+      inboxId: conversation.inboxId,
+      content,
+      messageType: MESSAGE_TYPE_CODES[type],
+      contentType: input.contentType ?? "text",
+      contentAttributes: input.contentAttributes ?? {},
+      private: isPrivate,
+      ...sender,
+      echoId: input.echoId ?? null,
+      idempotencyKey: input.idempotencyKey ?? null,
+      createdAt: at,
+      updatedAt: at,
+    },
+    touch: touchFor(type, isPrivate, sender.senderType, at),
+    contactId: type === "incoming" ? conversation.contactId : undefined,
+    attachments,
+  });
+  if (
+    type === "incoming" &&
+    !result.duplicate &&
+    ["resolved", "snoozed"].includes(conversation.status)
+  ) {
+    const status = (await hasActiveBot(deps.db, conversation.inboxId)) ? "pending" : "open";
+    await reopenConversation(deps.db, conversation.id, status, at);
+  }
+  return result;
+}
+
+/** What the message presenter needs from one conversation. */
+export async function contextOf(
+  scope: MessageScope,
+  conversation: ConversationRow,
+): Promise<MessageConversationContext> {
+  const { db } = scope.deps;
+  const [unread, sourceId] = await Promise.all([
+    unreadCount(db, conversation.id, conversation.agentLastSeenAt),
+    sourceIdOf(db, conversation.contactInboxId),
+  ]);
+  return {
+    displayId: conversation.displayId,
+    assigneeId: conversation.assigneeId,
+    unreadCount: unread,
+    lastActivityAt: conversation.lastActivityAt,
+    sourceId,
+  };
+}

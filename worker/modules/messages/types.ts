@@ -1,0 +1,17 @@
+import type { AttachmentFileType } from "../../db/schema";
+
+/** Chatwoot's integer message types. */
+export const MESSAGE_TYPE_CODES = { incoming: 0, outgoing: 1, activity: 2, template: 3 } as const;
+
+export function fileTypeOf(contentType: string): AttachmentFileType {
+  if (contentType.startsWith("image/")) {
+    return "image";
+  }
+  if (contentType.startsWith("audio/")) {
+    return "audio";
+  }
+  if (contentType.startsWith("video/")) {
+    return "video";
+  }
+  return "file";
+}
