@@ -200,3 +200,16 @@ describe("GET contacts/search", () => {
     expect(res.body.payload).toHaveLength(2);
   });
 });
+
+describe("GET /contacts sort=name", () => {
+  it("orders names case-insensitively, as people read them", async () => {
+    const world = await createWorld();
+    for (const name of ["bob", "Alice", "dave", "Carol"]) {
+      await createContact(world.account.id, { name, email: `${name.toLowerCase()}@case.test` });
+    }
+    const res = await api(`${contacts(world.account.id)}?sort=name`, { token: world.admin.token });
+    expect(res.body.payload.map((c: { name: string }) => c.name)).toEqual(["Alice", "bob", "Carol", "dave"]);
+    const desc = await api(`${contacts(world.account.id)}?sort=-name`, { token: world.admin.token });
+    expect(desc.body.payload.map((c: { name: string }) => c.name)).toEqual(["dave", "Carol", "bob", "Alice"]);
+  });
+});

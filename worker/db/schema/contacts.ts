@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   index,
   integer,
@@ -40,7 +41,8 @@ export const contacts = sqliteTable(
   (t) => [
     uniqueIndex("contacts_account_email_unique").on(t.accountId, t.email),
     uniqueIndex("contacts_account_identifier_unique").on(t.accountId, t.identifier),
-    index("contacts_account_name").on(t.accountId, t.name),
+    // Names sort case-insensitively, as people read them.
+    index("contacts_account_name_nocase").on(t.accountId, sql`${t.name} COLLATE NOCASE`),
     index("contacts_account_phone").on(t.accountId, t.phoneNumber),
     index("contacts_account_last_activity").on(t.accountId, t.lastActivityAt),
     index("contacts_account_created").on(t.accountId, t.createdAt),

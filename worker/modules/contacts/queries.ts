@@ -20,7 +20,7 @@ export type ContactSort = { key: SortKey; descending: boolean };
 const resolved = sql`(${contacts.email} <> '' OR ${contacts.phoneNumber} <> '' OR ${contacts.identifier} <> '')`;
 
 const SORT_COLUMNS = {
-  name: contacts.name,
+  name: sql`${contacts.name} COLLATE NOCASE`,
   email: contacts.email,
   phone_number: contacts.phoneNumber,
   last_activity_at: contacts.lastActivityAt,
