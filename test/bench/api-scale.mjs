@@ -95,6 +95,15 @@ async function runScale(scale, port) {
             query_operator: null,
           },
         ]).then((b) => expectSome(b, (x) => x.payload)),
+      "E2 filter city equal_to": (i) =>
+        filter([
+          {
+            attribute_key: "city",
+            filter_operator: "equal_to",
+            values: [`City${i % 50}`],
+            query_operator: null,
+          },
+        ]).then((b) => expectSome(b, (x) => x.payload)),
       "E2 filter city and plan (scan)": (i) =>
         filter([
           {

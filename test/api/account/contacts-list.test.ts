@@ -208,8 +208,20 @@ describe("GET /contacts sort=name", () => {
       await createContact(world.account.id, { name, email: `${name.toLowerCase()}@case.test` });
     }
     const res = await api(`${contacts(world.account.id)}?sort=name`, { token: world.admin.token });
-    expect(res.body.payload.map((c: { name: string }) => c.name)).toEqual(["Alice", "bob", "Carol", "dave"]);
-    const desc = await api(`${contacts(world.account.id)}?sort=-name`, { token: world.admin.token });
-    expect(desc.body.payload.map((c: { name: string }) => c.name)).toEqual(["dave", "Carol", "bob", "Alice"]);
+    expect(res.body.payload.map((c: { name: string }) => c.name)).toEqual([
+      "Alice",
+      "bob",
+      "Carol",
+      "dave",
+    ]);
+    const desc = await api(`${contacts(world.account.id)}?sort=-name`, {
+      token: world.admin.token,
+    });
+    expect(desc.body.payload.map((c: { name: string }) => c.name)).toEqual([
+      "dave",
+      "Carol",
+      "bob",
+      "Alice",
+    ]);
   });
 });

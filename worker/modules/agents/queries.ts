@@ -1,14 +1,6 @@
-import { and, asc, count, eq, inArray, notExists, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import {
-  accessTokens,
-  accountUsers,
-  inboxes,
-  inboxMembers,
-  teamMembers,
-  teams,
-  users,
-} from "../../db/schema";
+import { accessTokens, accountUsers, users } from "../../db/schema";
 
 export type AgentUserRow = typeof users.$inferSelect;
 export type MembershipRow = typeof accountUsers.$inferSelect;
@@ -125,40 +117,3 @@ export const deleteMembership = (db: Db, accountId: number, userId: number) =>
       ),
     )
     .returning({ id: accountUsers.id });
-
-const membershipGone = (db: Db, accountId: number, userId: number) =>
-  notExists(
-    db
-      .select({ id: accountUsers.id })
-      .from(accountUsers)
-      .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId))),
-  );
-
-/** Run after deleteMembership in one batch: cleans up only if the membership really went. */
-export const deleteInboxMemberships = (db: Db, accountId: number, userId: number) =>
-  db
-    .delete(inboxMembers)
-    .where(
-      and(
-        eq(inboxMembers.userId, userId),
-        inArray(
-          inboxMembers.inboxId,
-          db.select({ id: inboxes.id }).from(inboxes).where(eq(inboxes.accountId, accountId)),
-        ),
-        membershipGone(db, accountId, userId),
-      ),
-    );
-
-export const deleteTeamMemberships = (db: Db, accountId: number, userId: number) =>
-  db
-    .delete(teamMembers)
-    .where(
-      and(
-        eq(teamMembers.userId, userId),
-        inArray(
-          teamMembers.teamId,
-          db.select({ id: teams.id }).from(teams).where(eq(teams.accountId, accountId)),
-        ),
-        membershipGone(db, accountId, userId),
-      ),
-    );

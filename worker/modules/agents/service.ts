@@ -3,12 +3,14 @@ import { ApiError, invalidField } from "../../http/errors";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
-import { findMembership } from "../users/queries";
+import {
+  deleteInboxMembershipsInAccount,
+  deleteTeamMembershipsInAccount,
+  findMembership,
+} from "../users/queries";
 import {
   type AgentRow,
-  deleteInboxMemberships,
   deleteMembership,
-  deleteTeamMemberships,
   findAgent,
   findUserByEmail,
   insertMembership,
@@ -105,8 +107,8 @@ export async function removeAgent(deps: Deps, accountId: number, userId: number)
   await loadAgent(deps, accountId, userId);
   const [deleted] = await db.batch([
     deleteMembership(db, accountId, userId),
-    deleteInboxMemberships(db, accountId, userId),
-    deleteTeamMemberships(db, accountId, userId),
+    deleteInboxMembershipsInAccount(db, accountId, userId),
+    deleteTeamMembershipsInAccount(db, accountId, userId),
   ]);
   if (deleted.length === 0) {
     throw new ApiError("validation_failed", `The agent ${LAST_ADMIN}`, [

@@ -6,8 +6,12 @@ const EQUALITY: readonly FilterOperator[] = ["equal_to", "not_equal_to"];
 const TEXT: readonly FilterOperator[] = [...EQUALITY, "contains", "does_not_contain"];
 const DATE: readonly FilterOperator[] = ["is_greater_than", "is_less_than", "days_before"];
 
-const additional = (key: string) =>
-  sql`json_extract(${contacts.additionalAttributes}, ${`$.${key}`})`;
+/**
+ * The path is a constant of this file, written inline (not bound) so the expression matches the
+ * expression indexes on contacts (see db/schema/contacts.ts).
+ */
+const additional = (key: "city" | "country_code" | "company_name") =>
+  sql`json_extract(${contacts.additionalAttributes}, ${sql.raw(`'$.${key}'`)})`;
 
 /** Chatwoot keeps tags on the contact; `null` asks for any tag at all. */
 const tagged = (titles: string[] | null) =>
@@ -29,7 +33,8 @@ export const contactFilterFields: FilterFieldConfig = {
   customAttributes: contacts.customAttributes,
   fields: {
     name: { type: "text", expr: contacts.name, operators: TEXT },
-    email: { type: "text", expr: contacts.email, operators: TEXT },
+    // Emails are stored lower-cased.
+    email: { type: "text", expr: contacts.email, operators: TEXT, caseless: true },
     phone_number: {
       type: "text",
       expr: contacts.phoneNumber,

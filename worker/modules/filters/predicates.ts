@@ -63,7 +63,7 @@ function text(f: Extract<ResolvedField, { type: "text" }>, input: PredicateInput
     values = values.map((v) => `+${v.replaceAll("+", "")}`);
   }
   const targets = input.multi ? values : values.slice(0, 1);
-  const folded = sql`lower(${f.expr})`;
+  const folded = f.caseless || f.phone ? f.expr : sql`lower(${f.expr})`;
   switch (input.op) {
     case "equal_to":
     case "not_equal_to":
@@ -73,7 +73,11 @@ function text(f: Extract<ResolvedField, { type: "text" }>, input: PredicateInput
     case "does_not_contain":
       return and(...targets.map((v) => sql`instr(${folded}, ${v}) = 0`)) ?? null;
     case "starts_with":
-      return or(...targets.map((v) => sql`instr(${folded}, ${v}) = 1`)) ?? null;
+      // A range rather than a function call, so an index on the column serves it.
+      return (
+        or(...targets.map((v) => sql`(${folded} >= ${v} AND ${folded} < ${`${v}\u{10FFFF}`})`)) ??
+        null
+      );
     default:
       return null;
   }

@@ -38,7 +38,13 @@ type Base = { operators: readonly FilterOperator[] };
  */
 export type FieldSpec =
   /** Compared lower-cased (ASCII), as Chatwoot's text_case_insensitive. */
-  | (Base & { type: "text"; expr: SqlExpr; phone?: boolean })
+  | (Base & {
+      type: "text";
+      expr: SqlExpr;
+      phone?: boolean;
+      /** Stored already lower-cased (or caseless, like phones): compared as is, so indexes apply. */
+      caseless?: boolean;
+    })
   | (Base & { type: "number"; expr: SqlExpr; integer?: boolean })
   /** A unix-seconds column compared by UTC calendar day, as Chatwoot's `::date` casts. */
   | (Base & { type: "date"; expr: SqlExpr })

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, notExists, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
   accounts,
@@ -88,7 +88,18 @@ export const deleteAccountUser = (db: Db, accountId: number, userId: number) =>
     .delete(accountUsers)
     .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId)));
 
-/** Leaving an account also leaves its inboxes (Chatwoot's AccountUser after_destroy). */
+const membershipGone = (db: Db, accountId: number, userId: number) =>
+  notExists(
+    db
+      .select({ id: accountUsers.id })
+      .from(accountUsers)
+      .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId))),
+  );
+
+/**
+ * Leaving an account also leaves its inboxes (Chatwoot's AccountUser after_destroy). Run after
+ * the membership delete in one batch: it cleans up only if the membership really went.
+ */
 export const deleteInboxMembershipsInAccount = (db: Db, accountId: number, userId: number) =>
   db
     .delete(inboxMembers)
@@ -99,10 +110,11 @@ export const deleteInboxMembershipsInAccount = (db: Db, accountId: number, userI
           inboxMembers.inboxId,
           db.select({ id: inboxes.id }).from(inboxes).where(eq(inboxes.accountId, accountId)),
         ),
+        membershipGone(db, accountId, userId),
       ),
     );
 
-/** Leaving an account also leaves its teams. */
+/** Leaving an account also leaves its teams; same batch rule as above. */
 export const deleteTeamMembershipsInAccount = (db: Db, accountId: number, userId: number) =>
   db
     .delete(teamMembers)
@@ -113,5 +125,6 @@ export const deleteTeamMembershipsInAccount = (db: Db, accountId: number, userId
           teamMembers.teamId,
           db.select({ id: teams.id }).from(teams).where(eq(teams.accountId, accountId)),
         ),
+        membershipGone(db, accountId, userId),
       ),
     );

@@ -196,8 +196,8 @@ export async function removeMember(
     throw new ApiError("not_found");
   }
   await db.batch([
+    deleteAccountUser(db, accountId, userId),
     deleteInboxMembershipsInAccount(db, accountId, userId),
     deleteTeamMembershipsInAccount(db, accountId, userId),
-    deleteAccountUser(db, accountId, userId),
   ]);
 }
