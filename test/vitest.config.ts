@@ -12,13 +12,19 @@ export default defineConfig({
       miniflare: {
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
+          TYPING_TTL_MS: "400",
         },
       },
     })),
   ],
   test: {
     root,
-    include: ["test/api/**/*.test.ts", "test/domain/**/*.test.ts", "test/contract/**/*.test.ts"],
+    include: [
+      "test/api/**/*.test.ts",
+      "test/domain/**/*.test.ts",
+      "test/contract/**/*.test.ts",
+      "test/realtime/**/*.test.ts",
+    ],
     setupFiles: ["test/setup/apply-migrations.ts"],
   },
 });

@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { accountApi } from "./api/account";
 import { platformApi } from "./api/platform";
+import { publicApi } from "./api/public";
 import type { AppEnv } from "./http/context";
 import { ApiError, onError, onNotFound } from "./http/errors";
 import { requestId } from "./http/middleware/request-id";
@@ -18,7 +19,10 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 export function createApp() {
   const app = createRouter<AppEnv>();
   app.use("*", requestId);
-  app.use("/public/*", cors({ origin: "*", maxAge: 86_400 }));
+  app.use(
+    "/public/*",
+    cors({ origin: "*", maxAge: 86_400, exposeHeaders: ["Retry-After", "X-Request-Id"] }),
+  );
   const jsonLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT,
     onError: () => {
@@ -48,6 +52,7 @@ export function createApp() {
   );
   app.route("/", accountApi);
   app.route("/", platformApi);
+  app.route("/", publicApi);
   app.route("/", fileRoutes);
 
   app.openAPIRegistry.registerComponent(
@@ -55,7 +60,12 @@ export function createApp() {
     "api_access_token",
     securitySchemes.api_access_token,
   );
-  app.doc31("/openapi.json", (c) => openApiConfig(c.env.SERVICE_VERSION ?? "dev"));
+  // The document only depends on the routes and the version: built once per isolate.
+  let document: unknown;
+  app.get("/openapi.json", (c) => {
+    document ??= app.getOpenAPI31Document(openApiConfig(c.env.SERVICE_VERSION ?? "dev"));
+    return c.json(document as Record<string, unknown>);
+  });
   app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Parley API" }));
 
   app.notFound(onNotFound);

@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import type { Bindings } from "./env";
 
+export { AccountFeed } from "./realtime/account-feed";
 export { ConversationRoom } from "./realtime/conversation-room";
 
 const app = createApp();

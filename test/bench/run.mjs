@@ -1,6 +1,7 @@
 // `npm run bench [-- name…]`: runs the benchmarks in test/bench/ (all when none is named).
 const suites = {
   "api-scale": () => import("./api-scale.mjs"),
+  realtime: () => import("./realtime.mjs"),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

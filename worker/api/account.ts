@@ -11,6 +11,7 @@ import { customAttributeAccountRoutes } from "../modules/custom-attributes/route
 import { inboxAccountRoutes } from "../modules/inboxes/routes.account";
 import { inboxMemberAccountRoutes } from "../modules/inboxes/routes.members.account";
 import { labelAccountRoutes } from "../modules/labels/routes.account";
+import { liveAccountRoutes } from "../modules/live/routes.account";
 import { messageAccountRoutes } from "../modules/messages/routes.account";
 import { teamAccountRoutes } from "../modules/teams/routes.account";
 
@@ -18,7 +19,6 @@ const BASE = "/api/v1/accounts/:account_id";
 
 /** The account API: every route below runs as a member (user or bot) of `:account_id`. */
 export const accountApi = createRouter<AccountEnv>();
-accountApi.use(BASE, authUser, accountScope);
 accountApi.use(`${BASE}/*`, authUser, accountScope);
 accountApi.route(BASE, accountRoutes);
 accountApi.route(BASE, agentAccountRoutes);
@@ -31,3 +31,4 @@ accountApi.route(BASE, customAttributeAccountRoutes);
 accountApi.route(BASE, messageAccountRoutes);
 accountApi.route(BASE, conversationAccountRoutes);
 accountApi.route(BASE, contactAccountRoutes);
+accountApi.route(BASE, liveAccountRoutes);

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import type { Bindings } from "../env";
+import type { EventBus } from "../events/bus";
 import type { Actor } from "../modules/access-tokens/service";
 import type { AccountRow } from "../modules/accounts/queries";
 
@@ -8,9 +9,11 @@ export type Deps = {
   db: Db;
   env: Bindings;
   now: () => number;
+  /** Domain events of this request; flushed to their listeners after the handler. */
+  events: EventBus;
 };
 
-export type AccountRole = "administrator" | "agent" | "bot";
+export type AccountRole = "administrator" | "agent" | "bot" | "contact";
 
 type BaseVariables = { requestId: string; deps: Deps };
 

@@ -1,21 +1,34 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import type { Bindings } from "../env";
-import { isUniqueViolation } from "../lib/db-errors";
+import type { Typer } from "../events/types";
+import {
+  type AttachmentRow,
+  type MessageConversationContext,
+  presentMessage,
+  presentPublicMessage,
+} from "../modules/messages/presenter";
 import {
   findByIdempotencyKey,
-  insertAttachment,
-  insertMessage,
   type MessageRow,
   type MessageTouch,
-  maxSeq,
-  messageIdAt,
   type NewAttachment,
   type NewMessage,
-  touchContact,
-  touchConversation,
   updateMessageRow,
 } from "../modules/messages/queries";
+import type { Message, Sender } from "../modules/messages/schema";
+import { loadAttachments } from "../modules/messages/senders";
+import { MessageWriter, type Written } from "./message-writer";
+import { frame, type SocketIdentity } from "./protocol";
+import { RoomLog } from "./room-log";
+import { RoomSockets } from "./room-sockets";
+
+/** What the room needs to show a message to agents and to the contact. */
+export type MessageView = {
+  sender: Sender | null;
+  context: MessageConversationContext;
+  origin: string;
+};
 
 export type AppendRequest = {
   conversationId: number;
@@ -25,26 +38,58 @@ export type AppendRequest = {
   contactId?: number;
   /** Files already stored in R2, recorded in the same batch as the message. */
   attachments?: Omit<NewAttachment, "messageId">[];
+  view: MessageView;
 };
 
-export type AppendResult = { message: MessageRow; duplicate: boolean };
+/** `presented` is the agents' view of a new message (absent for an idempotent replay). */
+export type AppendResult = { message: MessageRow; duplicate: boolean; presented?: Message };
+
+/** A durable conversation event, with what each audience may see (null: hidden from it). */
+export type RoomEvent = {
+  event:
+    | "conversation.status_changed"
+    | "conversation.assignee_changed"
+    | "conversation.updated"
+    | "conversation.read";
+  agentData: unknown;
+  contactData: unknown | null;
+};
 
 /**
- * One per conversation: the single writer of its messages. It hands out `seq` synchronously
- * (never across an await), so the stored order is the order of arrival, and concurrent sends
- * are pipelined to D1 without being serialised behind each other's round trips.
+ * One per conversation: the single writer of its messages and the fan-out hub for everyone
+ * watching it. Message `seq` is handed out synchronously (never across an await) so stored
+ * order is arrival order; writes are pipelined to D1 and broadcast strictly in seq order.
  */
 export class ConversationRoom extends DurableObject<Bindings> {
-  private lastSeq = 0;
-  private seqReady: Promise<void> | undefined;
+  private eventSeq: number;
+  /** Broadcasts run in this chain, so frames leave in the order seqs were handed out. */
+  private tail: Promise<void> = Promise.resolve();
   /** In-flight appends by Idempotency-Key, so a retry racing its original gets the same row. */
   private readonly inflight = new Map<string, Promise<AppendResult>>();
+  private readonly log: RoomLog;
+  private readonly writer: MessageWriter;
+  private readonly sockets: RoomSockets;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    this.eventSeq = ctx.storage.kv.get<number>("event_seq") ?? 0;
+    this.log = new RoomLog(ctx.storage.sql);
+    this.writer = new MessageWriter(
+      ctx.storage.kv,
+      () => this.db(),
+      (step) => this.enqueue(step),
+      (row, attachments, req) =>
+        this.broadcastMessage("message.created", row, attachments, req.view),
+    );
+    const ttl = Number(env.TYPING_TTL_MS);
+    this.sockets = new RoomSockets(ctx, this.log, () => this.eventSeq, ttl > 0 ? ttl : undefined);
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
+  }
 
   async appendMessage(req: AppendRequest): Promise<AppendResult> {
-    await this.ensureSeq(req.conversationId);
     const key = req.values.idempotencyKey;
     if (!key) {
-      return { message: await this.write(req), duplicate: false };
+      return { ...(await this.write(req)), duplicate: false };
     }
     const pending = this.inflight.get(key);
     if (pending) {
@@ -63,9 +108,62 @@ export class ConversationRoom extends DurableObject<Bindings> {
     conversationId: number,
     messageId: number,
     values: Partial<NewMessage>,
+    view: MessageView,
   ): Promise<MessageRow | undefined> {
-    const [row] = await updateMessageRow(this.db(), conversationId, messageId, values);
+    const db = this.db();
+    const [row] = await updateMessageRow(db, conversationId, messageId, values);
+    if (row) {
+      const attachments = (await loadAttachments(db, [row])).get(row.id) ?? [];
+      await this.enqueue(() => {
+        this.broadcastMessage("message.updated", row, attachments, view);
+      });
+    }
     return row;
+  }
+
+  /** Publishes a durable conversation event to everyone allowed to see it. */
+  async publish(event: RoomEvent): Promise<void> {
+    await this.enqueue(() => this.emit(event.event, event.agentData, event.contactData));
+  }
+
+  /** Typing is never stored: it is relayed, and expires unless renewed. */
+  async setTyping(typer: Typer, on: boolean, isPrivate: boolean): Promise<void> {
+    await this.sockets.typing(typer, on, isPrivate);
+  }
+
+  override async alarm(): Promise<void> {
+    await this.sockets.expireTyping();
+  }
+
+  /** Only the WebSocket upgrade: the Worker has authenticated the caller and says who it is. */
+  override async fetch(request: Request): Promise<Response> {
+    const identity = JSON.parse(
+      request.headers.get("x-parley-identity") ?? "null",
+    ) as SocketIdentity | null;
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !identity) {
+      return new Response("expected a WebSocket upgrade", { status: 426 });
+    }
+    const raw = new URL(request.url).searchParams.get("after");
+    const after = raw === null ? Number.NaN : Number(raw);
+    const pair = new WebSocketPair();
+    this.sockets.accept(
+      pair[1],
+      identity,
+      Number.isSafeInteger(after) && after >= 0 ? after : null,
+    );
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    await this.sockets.receive(ws, message);
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    this.sockets.closed(ws, code);
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    this.sockets.closed(ws, 1011);
   }
 
   private async appendOnce(req: AppendRequest, key: string): Promise<AppendResult> {
@@ -73,58 +171,45 @@ export class ConversationRoom extends DurableObject<Bindings> {
     if (existing) {
       return { message: existing, duplicate: true };
     }
-    return { message: await this.write(req), duplicate: false };
+    return { ...(await this.write(req)), duplicate: false };
   }
 
-  /**
-   * Writes at the next seq. If D1 already holds that seq (rows imported behind the room's back),
-   * the room catches up with D1 once and writes again.
-   */
-  private async write(req: AppendRequest): Promise<MessageRow> {
-    try {
-      return await this.writeAt(req);
-    } catch (err) {
-      if (
-        !isUniqueViolation(err) ||
-        !/messages\.seq/.test(String(err) + String((err as Error).cause ?? ""))
-      ) {
-        throw err;
-      }
-      this.lastSeq = Math.max(this.lastSeq, await maxSeq(this.db(), req.conversationId));
-      return this.writeAt(req);
-    }
+  /** Stores the message (group-committed) and resolves once its frame went out. */
+  private write(req: AppendRequest): Promise<Written> {
+    return this.writer.append(req);
   }
 
-  private writeAt(req: AppendRequest): Promise<MessageRow> {
-    const seq = ++this.lastSeq;
-    this.ctx.storage.kv.put("last_seq", seq);
-    const db = this.db();
-    const messageId = messageIdAt(req.conversationId, seq);
-    const run = db.batch([
-      insertMessage(db, { ...req.values, conversationId: req.conversationId, seq }),
-      touchConversation(db, req.conversationId, req.touch),
-      ...(req.contactId ? [touchContact(db, req.contactId, req.touch.at)] : []),
-      ...(req.attachments ?? []).map((a) => insertAttachment(db, { ...a, messageId })),
-    ]);
-    return run.then(([rows]) => {
-      const row = rows[0];
-      if (!row) {
-        throw new Error(`message ${seq} was not stored`);
-      }
-      return row;
-    });
+  private broadcastMessage(
+    event: "message.created" | "message.updated",
+    row: MessageRow,
+    attachments: AttachmentRow[],
+    view: MessageView,
+  ): Message {
+    const extras = { sender: view.sender, attachments, origin: view.origin };
+    const forAgents = presentMessage(row, view.context, extras);
+    const forContact = row.private
+      ? null
+      : presentPublicMessage(row, view.context.displayId, extras);
+    this.emit(event, forAgents, forContact);
+    return forAgents;
   }
 
-  private ensureSeq(conversationId: number): Promise<void> {
-    this.seqReady ??= (async () => {
-      const stored = this.ctx.storage.kv.get<number>("last_seq");
-      // A room that never wrote (or lost its storage) continues after what D1 already holds.
-      this.lastSeq = stored ?? (await maxSeq(this.db(), conversationId));
-    })().catch((err) => {
-      this.seqReady = undefined;
-      throw err;
-    });
-    return this.seqReady;
+  /** Takes the next event seq, logs the frames and sends them; all synchronous. */
+  private emit(event: string, agentData: unknown, contactData: unknown | null): void {
+    const seq = ++this.eventSeq;
+    this.ctx.storage.kv.put("event_seq", seq);
+    const agentFrame = frame(event as never, seq, agentData);
+    const contactFrame = contactData === null ? null : frame(event as never, seq, contactData);
+    this.log.append(seq, agentFrame, contactFrame);
+    this.sockets.broadcast(agentFrame, contactFrame);
+  }
+
+  /** Runs `step` after every step queued before it; resolves when this one is done. */
+  private enqueue(step: () => void | Promise<void>): Promise<void> {
+    const done = this.tail.then(step);
+    // A failed write must not stall later broadcasts; its caller sees the error.
+    this.tail = done.catch(() => undefined);
+    return done;
   }
 
   private db() {

@@ -44,6 +44,8 @@ export const messages = sqliteTable(
     uniqueIndex("messages_conversation_seq_unique").on(t.conversationId, t.seq),
     uniqueIndex("messages_conversation_idempotency_unique").on(t.conversationId, t.idempotencyKey),
     index("messages_account_created").on(t.accountId, t.createdAt),
+    // unread_count: a conversation's incoming messages after a time, without reading the rest.
+    index("messages_conversation_type_created").on(t.conversationId, t.messageType, t.createdAt),
   ],
 );
 

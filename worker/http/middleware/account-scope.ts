@@ -1,7 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import { findAccount } from "../../modules/accounts/queries";
+import { findAccountWithMember } from "../../modules/accounts/queries";
 import { botServesAccount } from "../../modules/agent-bots/queries";
-import { findMembership } from "../../modules/users/queries";
 import type { AccountEnv } from "../context";
 import { ApiError } from "../errors";
 
@@ -17,12 +16,13 @@ export const accountScope = createMiddleware<AccountEnv>(async (c, next) => {
   }
   const { db } = c.var.deps;
   const actor = c.var.actor;
-  const account = await findAccount(db, accountId);
+  const userId = actor.kind === "user" ? actor.user.id : 0;
+  // The account and the caller's membership in one D1 round trip.
+  const [account, membership] = await findAccountWithMember(db, accountId, userId);
   if (!account) {
     throw new ApiError("not_found");
   }
   if (actor.kind === "user") {
-    const membership = await findMembership(db, accountId, actor.user.id);
     if (!membership) {
       throw new ApiError("not_found");
     }
@@ -32,6 +32,8 @@ export const accountScope = createMiddleware<AccountEnv>(async (c, next) => {
       throw new ApiError("not_found");
     }
     c.set("role", "bot");
+  } else {
+    throw new ApiError("invalid_token");
   }
   if (account.status !== "active") {
     throw new ApiError("account_suspended");

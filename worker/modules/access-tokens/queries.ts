@@ -1,6 +1,6 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accessTokens, type TokenOwnerType } from "../../db/schema";
+import { accessTokens, agentBots, type TokenOwnerType, users } from "../../db/schema";
 
 export type AccessTokenRow = typeof accessTokens.$inferSelect;
 
@@ -55,3 +55,26 @@ export const upsertToken = (
       target: [accessTokens.ownerType, accessTokens.ownerId],
       set: { token, updatedAt: now },
     });
+
+/**
+ * A token and its possible owners in one round trip: the owner rows are looked up through the
+ * token itself, so only the one matching owner_type comes back.
+ */
+export function findTokenWithOwner(db: Db, token: string) {
+  const ownerOf = (type: TokenOwnerType) =>
+    db
+      .select({ id: accessTokens.ownerId })
+      .from(accessTokens)
+      .where(and(eq(accessTokens.token, token), eq(accessTokens.ownerType, type)));
+  return db.batch([
+    db.select().from(accessTokens).where(eq(accessTokens.token, token)),
+    db
+      .select()
+      .from(users)
+      .where(eq(users.id, ownerOf("User"))),
+    db
+      .select()
+      .from(agentBots)
+      .where(eq(agentBots.id, ownerOf("AgentBot"))),
+  ]);
+}

@@ -1,29 +1,27 @@
 import type { Db } from "../../db/client";
-import { type AgentBotRow, findBot } from "../agent-bots/queries";
-import { findUser, type UserRow } from "../users/queries";
-import { findByToken } from "./queries";
+import type { AgentBotRow } from "../agent-bots/queries";
+import type { ContactInboxRow, ContactRow } from "../conversations/queries";
+import type { UserRow } from "../users/queries";
+import { findTokenWithOwner } from "./queries";
 
-/** Who a token belongs to. */
+/**
+ * Who is calling: the owner of a token, or (public API, no token) a contact identified by its
+ * inbox and contact_inbox source_id.
+ */
 export type Actor =
   | { kind: "user"; user: UserRow }
   | { kind: "bot"; bot: AgentBotRow }
-  | { kind: "platform"; platformAppId: number };
+  | { kind: "platform"; platformAppId: number }
+  | { kind: "contact"; contact: ContactRow; contactInbox: ContactInboxRow };
 
-/** Resolves an `api_access_token` to its owner, or null when it matches nothing. */
+/** Resolves an `api_access_token` to its owner (one D1 round trip), or null when it matches nothing. */
 export async function resolveToken(db: Db, token: string): Promise<Actor | null> {
-  const row = await findByToken(db, token);
-  if (!row) {
-    return null;
-  }
-  switch (row.ownerType) {
-    case "User": {
-      const user = await findUser(db, row.ownerId);
+  const [[row], [user], [bot]] = await findTokenWithOwner(db, token);
+  switch (row?.ownerType) {
+    case "User":
       return user ? { kind: "user", user } : null;
-    }
-    case "AgentBot": {
-      const bot = await findBot(db, row.ownerId);
+    case "AgentBot":
       return bot ? { kind: "bot", bot } : null;
-    }
     case "PlatformApp":
       return { kind: "platform", platformAppId: row.ownerId };
     default:

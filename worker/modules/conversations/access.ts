@@ -26,6 +26,10 @@ export async function loadConversationFor(
   scope: ConversationScope,
   displayId: number,
 ): Promise<ConversationRow> {
+  // Contacts reach conversations through loadOwnConversation (service.public.ts) only.
+  if (scope.actor.kind === "contact") {
+    throw new ApiError("not_found");
+  }
   const row = await findByDisplayId(scope.deps.db, scope.account.id, displayId);
   if (!row || !(await inboxVisibleTo(scope.deps.db, viewerOf(scope), row.inboxId))) {
     throw new ApiError("not_found");

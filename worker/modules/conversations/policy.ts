@@ -5,13 +5,32 @@ import type { Actor } from "../access-tokens/service";
 export type Viewer =
   | { kind: "all" }
   | { kind: "agent"; userId: number }
-  | { kind: "bot"; botId: number };
+  | { kind: "bot"; botId: number }
+  | {
+      kind: "contact";
+      contactId: number;
+      inboxId: number;
+      contactInboxId: number;
+      verified: boolean;
+    };
 
 /**
  * Chatwoot parity (ConversationFinder / Conversations policy): administrators see the whole
- * account, agents the inboxes they are members of, agent bots the inboxes they serve.
+ * account, agents the inboxes they are members of, agent bots the inboxes they serve. A contact
+ * (public API) sees only its own conversations in its inbox: those of its contact_inbox, or,
+ * once identity-verified, those of every verified contact_inbox it has there.
  */
 export function viewerOf(caller: { actor: Actor; role: AccountRole }): Viewer {
+  if (caller.actor.kind === "contact") {
+    const { contact, contactInbox } = caller.actor;
+    return {
+      kind: "contact",
+      contactId: contact.id,
+      inboxId: contactInbox.inboxId,
+      contactInboxId: contactInbox.id,
+      verified: contactInbox.hmacVerified,
+    };
+  }
   if (caller.role === "administrator") {
     return { kind: "all" };
   }

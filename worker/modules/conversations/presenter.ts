@@ -1,11 +1,13 @@
 import type { z } from "@hono/zod-openapi";
 import { presentAgent } from "../agents/presenter";
 import type { AgentRow } from "../agents/queries";
-import type { Message } from "../messages/schema";
+import type { PublicContact } from "../contacts/schema.public";
+import type { Message, PublicMessage } from "../messages/schema";
 import { presentTeam } from "../teams/presenter";
 import type { TeamRow } from "../teams/queries";
 import type { ContactInboxRow, ContactRow, ConversationRow } from "./queries";
 import type { ConversationContactSchema, ConversationJson } from "./schema";
+import type { PublicConversation } from "./schema.public";
 
 /** What a conversation record needs besides its row, already loaded (presenters never query). */
 export type ConversationParts = {
@@ -87,5 +89,23 @@ export function presentConversation(
       team: parts.team ? presentTeam(parts.team, parts.callerInTeam) : null,
       hmac_verified: parts.contactInbox?.hmacVerified ?? false,
     },
+  };
+}
+
+/** The public API's conversation: `id` is the display_id; last-seen times are 0 until set. */
+export function presentPublicConversation(
+  row: ConversationRow,
+  messages: PublicMessage[],
+  contact: PublicContact,
+): PublicConversation {
+  return {
+    id: row.displayId,
+    uuid: row.uuid,
+    inbox_id: row.inboxId,
+    status: row.status,
+    contact_last_seen_at: row.contactLastSeenAt ?? 0,
+    agent_last_seen_at: row.agentLastSeenAt ?? 0,
+    messages,
+    contact,
   };
 }

@@ -48,11 +48,45 @@ function visibleInboxIds(db: Db, viewer: Viewer) {
         .where(
           and(eq(agentBotInboxes.agentBotId, viewer.botId), eq(agentBotInboxes.status, "active")),
         );
+    case "contact":
+      return db.select({ id: inboxes.id }).from(inboxes).where(eq(inboxes.id, viewer.inboxId));
   }
 }
 
-/** Condition restricting conversations to the viewer's inboxes (undefined: no restriction). */
+export type ContactViewer = Extract<Viewer, { kind: "contact" }>;
+
+/**
+ * A contact's own conversations in its inbox: those of its contact_inbox, or, when verified,
+ * those of every verified contact_inbox of the contact there (Chatwoot parity).
+ */
+export function ownedByContact(db: Db, viewer: ContactViewer): SQL {
+  const contactInbox = viewer.verified
+    ? inArray(
+        conversations.contactInboxId,
+        db
+          .select({ id: contactInboxes.id })
+          .from(contactInboxes)
+          .where(
+            and(
+              eq(contactInboxes.contactId, viewer.contactId),
+              eq(contactInboxes.inboxId, viewer.inboxId),
+              eq(contactInboxes.hmacVerified, true),
+            ),
+          ),
+      )
+    : eq(conversations.contactInboxId, viewer.contactInboxId);
+  return and(
+    eq(conversations.inboxId, viewer.inboxId),
+    eq(conversations.contactId, viewer.contactId),
+    contactInbox,
+  ) as SQL;
+}
+
+/** Condition restricting conversations to what the viewer sees (undefined: no restriction). */
 export function visibleTo(db: Db, viewer: Viewer): SQL | undefined {
+  if (viewer.kind === "contact") {
+    return ownedByContact(db, viewer);
+  }
   const ids = visibleInboxIds(db, viewer);
   return ids ? inArray(conversations.inboxId, ids) : undefined;
 }

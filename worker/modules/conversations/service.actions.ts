@@ -3,6 +3,7 @@ import { ApiError } from "../../http/errors";
 import { type AgentRow, findAgent } from "../agents/queries";
 import { type TeamRow, teamIdsOfUser } from "../teams/queries";
 import type { ConversationScope } from "./access";
+import { emitChanges } from "./events";
 import { callerUserId } from "./policy";
 import {
   type ConversationRow,
@@ -24,6 +25,9 @@ async function save(
     ...values,
     updatedAt: scope.deps.now(),
   });
+  if (updated) {
+    emitChanges(scope, row, updated);
+  }
   return updated ?? row;
 }
 
@@ -129,9 +133,18 @@ export async function setLabels(
 ): Promise<string[]> {
   const { db } = scope.deps;
   const wanted = [...new Set(titles)].sort();
+  const before = await labelsOf(db, row.id);
   const touch = updateConversationRow(db, row.id, { updatedAt: scope.deps.now() });
-  await db.batch([...replaceLabels(db, row.id, wanted), touch]);
-  return labelsOf(db, row.id);
+  const results = await db.batch([...replaceLabels(db, row.id, wanted), touch]);
+  const updated = results[results.length - 1] as ConversationRow[];
+  const after = await labelsOf(db, row.id);
+  if (JSON.stringify(before) !== JSON.stringify(after)) {
+    scope.deps.events.emit("conversation.updated", {
+      conversation: updated[0] ?? row,
+      changed: { label_list: { previous_value: before, current_value: after } },
+    });
+  }
+  return after;
 }
 
 export const listLabels = (scope: ConversationScope, row: ConversationRow) =>
@@ -161,7 +174,10 @@ export async function markSeen(scope: ConversationScope, row: ConversationRow, a
   if (userId !== null && userId === row.assigneeId) {
     values.assigneeLastSeenAt = at;
   }
-  await updateConversationRow(scope.deps.db, row.id, values);
+  const [updated] = await updateConversationRow(scope.deps.db, row.id, values);
+  if (at !== null) {
+    scope.deps.events.emit("conversation.read", { conversation: updated ?? row, by: "agent", at });
+  }
 }
 
 export const markRead = (scope: ConversationScope, row: ConversationRow) =>

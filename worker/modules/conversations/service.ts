@@ -211,7 +211,9 @@ export async function createConversation(
   for (let attempt = 1; ; attempt++) {
     const checked = await checkCreate(scope, input);
     try {
-      return await insertChecked(scope, input, checked);
+      const row = await insertChecked(scope, input, checked);
+      scope.deps.events.emit("conversation.created", { conversation: row });
+      return row;
     } catch (err) {
       const retryable = clashOn(err, "display_id") || clashOn(err, "source_id");
       if (!retryable || attempt >= 5) {

@@ -1,7 +1,7 @@
 import type { attachments as attachmentsTable } from "../../db/schema";
 import { fileUrl } from "../files/storage";
 import type { MessageRow } from "./queries";
-import type { Attachment, Message, Sender } from "./schema";
+import type { Attachment, Message, PublicMessage, Sender } from "./schema";
 
 export type AttachmentRow = typeof attachmentsTable.$inferSelect;
 
@@ -79,6 +79,28 @@ export function presentMessage(
     },
     attachment: attachments[0] ?? null,
     attachments,
+    sender: extras.sender,
+  };
+}
+
+/** The public API's message (spec "Public message"): no private notes reach this far. */
+export function presentPublicMessage(
+  row: MessageRow,
+  displayId: number,
+  extras: MessageExtras,
+): PublicMessage {
+  return {
+    id: row.id,
+    content: row.content,
+    message_type: row.messageType,
+    content_type: row.contentType,
+    content_attributes: row.contentAttributes,
+    created_at: row.createdAt,
+    conversation_id: displayId,
+    seq: row.seq,
+    status: row.status,
+    echo_id: row.echoId,
+    attachments: extras.attachments.map((a) => presentAttachment(a, extras.origin)),
     sender: extras.sender,
   };
 }

@@ -127,32 +127,33 @@ export const findMessage = (db: Db, conversationId: number, id: number) =>
     .where(and(eq(messages.id, id), eq(messages.conversationId, conversationId)))
     .get();
 
-/** Incoming messages the agents have not seen yet (Chatwoot's unread_count). */
-export async function unreadCount(db: Db, conversationId: number, agentLastSeenAt: number | null) {
-  const row = await db
-    .select({ n: count() })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.conversationId, conversationId),
-        eq(messages.messageType, 0),
-        agentLastSeenAt === null ? undefined : gt(messages.createdAt, agentLastSeenAt),
+/**
+ * Chatwoot's unread_count (incoming messages the agents have not seen) and the conversation's
+ * contact_inbox source_id, in one D1 round trip.
+ */
+export async function conversationCounters(
+  db: Db,
+  conversation: { id: number; agentLastSeenAt: number | null; contactInboxId: number | null },
+) {
+  const [[unread], [source]] = await db.batch([
+    db
+      .select({ n: count() })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.conversationId, conversation.id),
+          eq(messages.messageType, 0),
+          conversation.agentLastSeenAt === null
+            ? undefined
+            : gt(messages.createdAt, conversation.agentLastSeenAt),
+        ),
       ),
-    )
-    .get();
-  return row?.n ?? 0;
-}
-
-export async function sourceIdOf(db: Db, contactInboxId: number | null) {
-  if (contactInboxId === null) {
-    return null;
-  }
-  const row = await db
-    .select({ sourceId: contactInboxes.sourceId })
-    .from(contactInboxes)
-    .where(eq(contactInboxes.id, contactInboxId))
-    .get();
-  return row?.sourceId ?? null;
+    db
+      .select({ sourceId: contactInboxes.sourceId })
+      .from(contactInboxes)
+      .where(eq(contactInboxes.id, conversation.contactInboxId ?? 0)),
+  ]);
+  return { unread: unread?.n ?? 0, sourceId: source?.sourceId ?? null };
 }
 
 /** Chatwoot parity: a contact writing into a resolved or snoozed conversation reopens it. */
@@ -166,7 +167,7 @@ export const reopenConversation = (db: Db, id: number, status: "open" | "pending
 export const insertAttachment = (
   db: Db,
   values: Omit<NewAttachment, "messageId"> & { messageId: number | SQL<number> },
-) => db.insert(attachments).values(values);
+) => db.insert(attachments).values(values).returning();
 
 export const attachmentKeysOf = async (db: Db, messageId: number) =>
   (

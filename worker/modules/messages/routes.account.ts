@@ -108,15 +108,15 @@ export const messageAccountRoutes = createRouter<AccountEnv>()
     const conversation = await loadConversationFor(scope, c.req.valid("param").conversation_id);
     const isForm = (c.req.header("content-type") ?? "").startsWith("multipart/form-data");
     const body = isForm ? c.req.valid("form") : c.req.valid("json");
-    const { message, duplicate } = await createMessage(scope, conversation, {
+    const { message, duplicate, presented } = await createMessage(scope, conversation, {
       ...toInput(body),
       idempotencyKey: c.req.valid("header")["idempotency-key"],
     });
     c.header("Idempotent-Replayed", String(duplicate));
-    return c.json(
-      await presentOne(scope, conversation, message, await contextOf(scope, conversation)),
-      200,
-    );
+    const json =
+      presented ??
+      (await presentOne(scope, conversation, message, await contextOf(scope, conversation)));
+    return c.json(json, 200);
   })
   .openapi(update, async (c) => {
     const scope = scopeOf(c);

@@ -25,42 +25,13 @@ export async function loadSenders(db: Db, rows: MessageRow[]): Promise<Map<strin
     botIds.length ? db.select().from(agentBots).where(inArray(agentBots.id, botIds)) : [],
   ]);
   for (const u of userRows) {
-    const avatar = u.avatarUrl ?? "";
-    out.set(`User:${u.id}`, {
-      id: u.id,
-      name: u.name,
-      available_name: u.displayName ?? u.name,
-      type: "user",
-      avatar_url: avatar,
-      thumbnail: avatar,
-    });
+    out.set(`User:${u.id}`, userSender(u));
   }
   for (const c of contactRows) {
-    const avatar = c.avatarUrl ?? "";
-    out.set(`Contact:${c.id}`, {
-      id: c.id,
-      name: c.name,
-      type: "contact",
-      avatar_url: avatar,
-      thumbnail: avatar,
-      email: c.email,
-      phone_number: c.phoneNumber,
-      identifier: c.identifier,
-      blocked: c.blocked,
-      additional_attributes: c.additionalAttributes,
-      custom_attributes: c.customAttributes,
-    });
+    out.set(`Contact:${c.id}`, contactSender(c));
   }
   for (const b of botRows) {
-    const avatar = b.thumbnail ?? "";
-    out.set(`AgentBot:${b.id}`, {
-      id: b.id,
-      name: b.name,
-      type: "agent_bot",
-      description: b.description,
-      avatar_url: avatar,
-      thumbnail: avatar,
-    });
+    out.set(`AgentBot:${b.id}`, botSender(b));
   }
   return out;
 }
@@ -90,4 +61,45 @@ export async function loadAttachments(
     out.set(a.messageId, [...(out.get(a.messageId) ?? []), a]);
   }
   return out;
+}
+
+export function userSender(u: typeof users.$inferSelect): Sender {
+  const avatar = u.avatarUrl ?? "";
+  return {
+    id: u.id,
+    name: u.name,
+    available_name: u.displayName ?? u.name,
+    type: "user",
+    avatar_url: avatar,
+    thumbnail: avatar,
+  };
+}
+
+export function contactSender(c: typeof contacts.$inferSelect): Sender {
+  const avatar = c.avatarUrl ?? "";
+  return {
+    id: c.id,
+    name: c.name,
+    type: "contact",
+    avatar_url: avatar,
+    thumbnail: avatar,
+    email: c.email,
+    phone_number: c.phoneNumber,
+    identifier: c.identifier,
+    blocked: c.blocked,
+    additional_attributes: c.additionalAttributes,
+    custom_attributes: c.customAttributes,
+  };
+}
+
+export function botSender(b: typeof agentBots.$inferSelect): Sender {
+  const avatar = b.thumbnail ?? "";
+  return {
+    id: b.id,
+    name: b.name,
+    type: "agent_bot",
+    description: b.description,
+    avatar_url: avatar,
+    thumbnail: avatar,
+  };
 }

@@ -13,6 +13,7 @@ import {
   type NewMessage,
 } from "./queries";
 import type { MessageUpdate } from "./schema.requests";
+import { type MessageScope, viewFor } from "./service";
 
 /** Chatwoot replaces a deleted message's content with this text. */
 export const DELETED_CONTENT = "This message was deleted";
@@ -26,16 +27,19 @@ async function loadMessage(scope: ConversationScope, conversation: ConversationR
 }
 
 async function write(
-  scope: ConversationScope,
+  scope: MessageScope,
   conversation: ConversationRow,
   message: MessageRow,
   values: Partial<NewMessage>,
 ): Promise<MessageRow> {
   const room = roomFor(scope.deps.env, scope.account.id, conversation.id);
-  const row = await room.updateMessage(conversation.id, message.id, {
-    ...values,
-    updatedAt: scope.deps.now(),
-  });
+  const view = await viewFor(scope, conversation, message);
+  const row = await room.updateMessage(
+    conversation.id,
+    message.id,
+    { ...values, updatedAt: scope.deps.now() },
+    view,
+  );
   if (!row) {
     throw new ApiError("not_found");
   }
@@ -47,7 +51,7 @@ async function write(
  * edits are for the sender or an administrator, on messages that are not deleted.
  */
 export async function updateMessage(
-  scope: ConversationScope,
+  scope: MessageScope,
   conversation: ConversationRow,
   id: number,
   input: MessageUpdate,
@@ -78,7 +82,7 @@ export async function updateMessage(
 
 /** Soft delete, as Chatwoot does: the text is replaced, attachments are removed. */
 export async function deleteMessage(
-  scope: ConversationScope,
+  scope: MessageScope,
   conversation: ConversationRow,
   id: number,
 ): Promise<MessageRow> {

@@ -1,4 +1,5 @@
 import { ApiError } from "../../http/errors";
+import type { AppendResult, MessageView } from "../../realtime/conversation-room";
 import { roomFor } from "../../realtime/room";
 import type { ConversationRow, ConversationScope } from "../conversations/access";
 import { hasActiveBot } from "../conversations/queries";
@@ -6,13 +7,14 @@ import { storeUpload } from "../files/storage";
 import { findInbox } from "../inboxes/queries";
 import type { MessageConversationContext } from "./presenter";
 import {
+  conversationCounters,
   type MessageRow,
   type MessageTouch,
   type NewAttachment,
   reopenConversation,
-  sourceIdOf,
-  unreadCount,
 } from "./queries";
+import type { Sender } from "./schema";
+import { botSender, contactSender, loadSenders, userSender } from "./senders";
 import { fileTypeOf, MESSAGE_TYPE_CODES } from "./types";
 
 export type MessageScope = ConversationScope & { origin: string };
@@ -69,7 +71,7 @@ export async function createMessage(
   scope: MessageScope,
   conversation: ConversationRow,
   input: CreateMessageInput,
-): Promise<{ message: MessageRow; duplicate: boolean }> {
+): Promise<AppendResult> {
   const { deps } = scope;
   const type = input.messageType ?? "outgoing";
   const files = input.files ?? [];
@@ -79,7 +81,8 @@ export async function createMessage(
       { path: "content", message: "can't be blank without attachments" },
     ]);
   }
-  if (type === "incoming") {
+  // Visitors write into any inbox; agents may only inject incoming messages into API inboxes.
+  if (type === "incoming" && scope.actor.kind !== "contact") {
     const inbox = await findInbox(deps.db, scope.account.id, conversation.inboxId);
     if (inbox?.channelType !== "Channel::Api") {
       throw new ApiError("validation_failed", "Incoming messages are only allowed in Api inboxes", [
@@ -103,6 +106,7 @@ export async function createMessage(
     contentType: f.contentType,
     fileSize: f.size,
   }));
+  const view = await viewFor(scope, conversation, sender);
   const result = await roomFor(deps.env, scope.account.id, conversation.id).appendMessage({
     conversationId: conversation.id,
     values: {
@@ -122,6 +126,7 @@ export async function createMessage(
     touch: touchFor(type, isPrivate, sender.senderType, at),
     contactId: type === "incoming" ? conversation.contactId : undefined,
     attachments,
+    view,
   });
   if (
     type === "incoming" &&
@@ -139,11 +144,7 @@ export async function contextOf(
   scope: MessageScope,
   conversation: ConversationRow,
 ): Promise<MessageConversationContext> {
-  const { db } = scope.deps;
-  const [unread, sourceId] = await Promise.all([
-    unreadCount(db, conversation.id, conversation.agentLastSeenAt),
-    sourceIdOf(db, conversation.contactInboxId),
-  ]);
+  const { unread, sourceId } = await conversationCounters(scope.deps.db, conversation);
   return {
     displayId: conversation.displayId,
     assigneeId: conversation.assigneeId,
@@ -151,4 +152,45 @@ export async function contextOf(
     lastActivityAt: conversation.lastActivityAt,
     sourceId,
   };
+}
+
+/** The sender's JSON, from the caller's own row when the caller sent it (no query then). */
+async function senderJson(
+  scope: MessageScope,
+  sender: { senderType: MessageRow["senderType"]; senderId: number | null },
+): Promise<Sender | null> {
+  const { actor } = scope;
+  if (sender.senderType === "User" && actor.kind === "user" && actor.user.id === sender.senderId) {
+    return userSender(actor.user);
+  }
+  if (
+    sender.senderType === "AgentBot" &&
+    actor.kind === "bot" &&
+    actor.bot.id === sender.senderId
+  ) {
+    return botSender(actor.bot);
+  }
+  if (
+    sender.senderType === "Contact" &&
+    actor.kind === "contact" &&
+    actor.contact.id === sender.senderId
+  ) {
+    return contactSender(actor.contact);
+  }
+  const key =
+    sender.senderType && sender.senderId !== null ? `${sender.senderType}:${sender.senderId}` : "";
+  return key ? ((await loadSenders(scope.deps.db, [sender as MessageRow])).get(key) ?? null) : null;
+}
+
+/** What the room needs to show a message of `sender` in this conversation to each audience. */
+export async function viewFor(
+  scope: MessageScope,
+  conversation: ConversationRow,
+  sender: { senderType: MessageRow["senderType"]; senderId: number | null },
+): Promise<MessageView> {
+  const [context, json] = await Promise.all([
+    contextOf(scope, conversation),
+    senderJson(scope, sender),
+  ]);
+  return { context, sender: json, origin: scope.origin };
 }

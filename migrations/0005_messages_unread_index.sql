@@ -1,0 +1,1 @@
+CREATE INDEX `messages_conversation_type_created` ON `messages` (`conversation_id`,`message_type`,`created_at`);

@@ -1,0 +1,72 @@
+import { SELF } from "cloudflare:test";
+
+export type Frame = { v: number; event: string; seq: number; data: any };
+
+export type LiveSocket = {
+  ws: WebSocket;
+  frames: Frame[];
+  /** Resolves with the next frame of `event` not yet taken (waits up to `ms`). */
+  next(event: string, ms?: number): Promise<Frame>;
+  /** Frames of `event` received so far. */
+  all(event: string): Frame[];
+  send(frame: unknown): void;
+  close(): void;
+};
+
+/** Opens a live socket through the Worker (SELF), like a browser would. */
+export async function openSocket(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<LiveSocket> {
+  const res = await SELF.fetch(`http://parley.test${path}`, {
+    headers: { Upgrade: "websocket", ...headers },
+  });
+  const ws = res.webSocket;
+  if (res.status !== 101 || !ws) {
+    throw new Error(`expected 101, got ${res.status}: ${await res.text()}`);
+  }
+  ws.accept();
+  const frames: Frame[] = [];
+  const taken = new Set<Frame>();
+  const waiters: (() => void)[] = [];
+  ws.addEventListener("message", (e) => {
+    frames.push(JSON.parse(e.data as string));
+    for (const w of waiters.splice(0)) {
+      w();
+    }
+  });
+  const find = (event: string) => frames.find((f) => f.event === event && !taken.has(f));
+  return {
+    ws,
+    frames,
+    all: (event) => frames.filter((f) => f.event === event),
+    send: (frame) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame)),
+    close: () => ws.close(1000, "done"),
+    async next(event, ms = 3000) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const found = find(event);
+        if (found) {
+          taken.add(found);
+          return found;
+        }
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          throw new Error(
+            `no ${event} frame within ${ms} ms; got ${frames.map((f) => f.event).join(", ")}`,
+          );
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+    },
+  };
+}
+
+/** Lets in-flight frames arrive (for asserting that something did NOT arrive). */
+export const settle = (ms = 150) => new Promise((r) => setTimeout(r, ms));

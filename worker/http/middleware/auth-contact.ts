@@ -1,0 +1,94 @@
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { Db } from "../../db/client";
+import type { Bindings } from "../../env";
+import type { Actor } from "../../modules/access-tokens/service";
+import { type AccountRow, findAccount } from "../../modules/accounts/queries";
+import {
+  type ContactInboxFullRow,
+  type ContactRow,
+  findContactSession,
+} from "../../modules/contacts/queries";
+import type { InboxRow } from "../../modules/inboxes/queries";
+import { findInboxByIdentifier } from "../../modules/inboxes/queries.public";
+import type { MessageScope } from "../../modules/messages/service";
+import type { AppEnv } from "../context";
+import { ApiError } from "../errors";
+
+export type ContactActor = Extract<Actor, { kind: "contact" }>;
+
+type InboxVariables = AppEnv["Variables"] & { inbox: InboxRow; account: AccountRow };
+
+/** Public API, inbox level: no token; the inbox_identifier names the inbox (and its account). */
+export type PublicInboxEnv = { Bindings: Bindings; Variables: InboxVariables };
+
+/** Public API, contact level: the contact_identifier (a source_id) names the contact too. */
+export type PublicContactEnv = {
+  Bindings: Bindings;
+  Variables: InboxVariables & {
+    actor: ContactActor;
+    role: "contact";
+    contact: ContactRow;
+    contactInbox: ContactInboxFullRow;
+  };
+};
+
+/** An inbox by its public identifier, with its account; unknown → 404, suspended → 401. */
+export async function resolvePublicInbox(
+  db: Db,
+  identifier: string,
+): Promise<{ inbox: InboxRow; account: AccountRow }> {
+  const inbox = await findInboxByIdentifier(db, identifier);
+  const account = inbox ? await findAccount(db, inbox.accountId) : undefined;
+  if (!inbox || !account) {
+    throw new ApiError("not_found");
+  }
+  if (account.status !== "active") {
+    throw new ApiError("account_suspended");
+  }
+  return { inbox, account };
+}
+
+/** The contact behind a source_id of this inbox; a source_id of another inbox is unknown here. */
+export async function resolvePublicContact(
+  db: Db,
+  inbox: InboxRow,
+  sourceId: string,
+): Promise<ContactActor> {
+  const found = await findContactSession(db, inbox.id, sourceId);
+  if (!found || found.contact.accountId !== inbox.accountId) {
+    throw new ApiError("not_found");
+  }
+  return { kind: "contact", contact: found.contact, contactInbox: found.contactInbox };
+}
+
+/**
+ * `:inbox_identifier` → c.var.inbox and c.var.account. A stray api_access_token is ignored:
+ * the identifiers are the public API's only credentials.
+ */
+export const publicInbox = createMiddleware<PublicInboxEnv>(async (c, next) => {
+  const found = await resolvePublicInbox(c.var.deps.db, c.req.param("inbox_identifier") ?? "");
+  c.set("inbox", found.inbox);
+  c.set("account", found.account);
+  await next();
+});
+
+/** `:contact_identifier` → the contact acting (actor kind "contact", role "contact"). */
+export const publicContact = createMiddleware<PublicContactEnv>(async (c, next) => {
+  const sourceId = c.req.param("contact_identifier") ?? "";
+  const actor = await resolvePublicContact(c.var.deps.db, c.var.inbox, sourceId);
+  c.set("actor", actor);
+  c.set("role", "contact");
+  c.set("contact", actor.contact);
+  c.set("contactInbox", actor.contactInbox);
+  await next();
+});
+
+/** The service scope of a public contact-level request (messages and conversations). */
+export const contactScopeOf = (c: Context<PublicContactEnv>): MessageScope => ({
+  deps: c.var.deps,
+  account: c.var.account,
+  actor: c.var.actor,
+  role: "contact",
+  origin: new URL(c.req.url).origin,
+});

@@ -1,0 +1,153 @@
+import { ApiError } from "../../http/errors";
+import { findMessage, type MessageRow } from "../messages/queries";
+import { createMessage, type MessageScope } from "../messages/service";
+import { updateMessage } from "../messages/service.changes";
+import { MESSAGE_TYPE_CODES } from "../messages/types";
+import { viewerOf } from "./policy";
+import { type ContactViewer, type ConversationRow, updateConversationRow } from "./queries";
+import {
+  findOwnedByDisplayId,
+  findPublicMessage,
+  listOwned,
+  publicMessagePage,
+} from "./queries.public";
+import { createConversation } from "./service";
+import { toggleStatus } from "./service.actions";
+
+/** A contact has at most this many conversations listed (its latest ones). */
+export const LISTED_CONVERSATIONS = 100;
+
+/** The public API's caller: a contact of the inbox (actor kind "contact"). */
+export type ContactScope = MessageScope;
+
+function contactViewer(scope: ContactScope): ContactViewer {
+  const viewer = viewerOf(scope);
+  if (viewer.kind !== "contact") {
+    throw new Error("public API scope without a contact");
+  }
+  return viewer;
+}
+
+function actorOf(scope: ContactScope) {
+  if (scope.actor.kind !== "contact") {
+    throw new Error("public API scope without a contact");
+  }
+  return scope.actor;
+}
+
+/**
+ * One of the contact's own conversations by display_id; any other (another contact's, another
+ * inbox's, another contact_inbox's unless verified) is 404.
+ */
+export async function loadOwnConversation(
+  scope: ContactScope,
+  displayId: number,
+): Promise<ConversationRow> {
+  const row = await findOwnedByDisplayId(
+    scope.deps.db,
+    scope.account.id,
+    contactViewer(scope),
+    displayId,
+  );
+  if (!row) {
+    throw new ApiError("not_found");
+  }
+  return row;
+}
+
+export const listOwnConversations = (scope: ContactScope) =>
+  listOwned(scope.deps.db, scope.account.id, contactViewer(scope), LISTED_CONVERSATIONS);
+
+/**
+ * E19: a conversation of the caller's contact_inbox, through the account API's creation rules
+ * (display_id in one statement; pending when a bot runs the inbox; resolved for a blocked contact).
+ */
+export function createOwnConversation(
+  scope: ContactScope,
+  customAttributes: Record<string, unknown> | undefined,
+): Promise<ConversationRow> {
+  const { contact, contactInbox } = actorOf(scope);
+  return createConversation(scope, {
+    inbox_id: contactInbox.inboxId,
+    contact_id: contact.id,
+    source_id: contactInbox.sourceId,
+    custom_attributes: customAttributes,
+  });
+}
+
+/** Chatwoot parity: a visitor can only resolve, never reopen (writing a message reopens). */
+export const resolveOwnConversation = (scope: ContactScope, row: ConversationRow) =>
+  row.status === "resolved"
+    ? Promise.resolve(row)
+    : toggleStatus(scope, row, { status: "resolved" });
+
+/** Typing is never stored: it is only an event for the conversation's live listeners. */
+export function setContactTyping(scope: ContactScope, row: ConversationRow, on: boolean) {
+  const { contact } = actorOf(scope);
+  scope.deps.events.emit(on ? "conversation.typing_on" : "conversation.typing_off", {
+    conversation: row,
+    typer: { type: "contact", id: contact.id, name: contact.name },
+    isPrivate: false,
+  });
+}
+
+export async function markSeenByContact(scope: ContactScope, row: ConversationRow) {
+  const at = scope.deps.now();
+  const [updated] = await updateConversationRow(scope.deps.db, row.id, { contactLastSeenAt: at });
+  scope.deps.events.emit("conversation.read", { conversation: updated ?? row, by: "contact", at });
+}
+
+// --- messages ---------------------------------------------------------------------------------
+
+/** Chatwoot's page: the latest 20, or the 20 before a message id. */
+export const PUBLIC_MESSAGE_PAGE = 20;
+
+/** E20: non-private messages, oldest first; `before` is a message id of this conversation. */
+export async function listOwnMessages(
+  scope: ContactScope,
+  row: ConversationRow,
+  before: number | undefined,
+): Promise<MessageRow[]> {
+  const { db } = scope.deps;
+  // An id that is not this conversation's pages from nowhere rather than leaking anything.
+  const beforeSeq =
+    before === undefined ? undefined : ((await findMessage(db, row.id, before))?.seq ?? 0);
+  return publicMessagePage(db, row.id, beforeSeq, PUBLIC_MESSAGE_PAGE);
+}
+
+/** A visitor's message: always incoming, sent by the contact, through the conversation's room. */
+export async function sendAsContact(
+  scope: ContactScope,
+  row: ConversationRow,
+  input: { content?: string | null; echoId?: string; files?: File[] },
+): Promise<MessageRow> {
+  const { message } = await createMessage(scope, row, { ...input, messageType: "incoming" });
+  return message;
+}
+
+/**
+ * A visitor answers a bot or agent prompt (input_select, form, input_email, input_csat …): the
+ * values land in content_attributes.submitted_values of a non-private outgoing message.
+ */
+export async function submitValues(
+  scope: ContactScope,
+  row: ConversationRow,
+  messageId: number,
+  submitted: unknown,
+): Promise<MessageRow> {
+  const message = await findPublicMessage(scope.deps.db, row.id, messageId);
+  if (!message) {
+    throw new ApiError("not_found");
+  }
+  if (
+    message.messageType !== MESSAGE_TYPE_CODES.outgoing &&
+    message.messageType !== MESSAGE_TYPE_CODES.template
+  ) {
+    throw new ApiError("validation_failed", "Only an agent's or bot's message can be answered", [
+      { path: "message_id", message: "is not an outgoing message" },
+    ]);
+  }
+  return updateMessage(scope, row, message.id, {
+    content_attributes: { submitted_values: submitted },
+  });
+}

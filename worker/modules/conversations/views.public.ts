@@ -1,0 +1,80 @@
+import type { Db } from "../../db/client";
+import { presentPublicContact } from "../contacts/presenter";
+import { contactLabelTitles } from "../contacts/queries";
+import { presentPublicMessage } from "../messages/presenter";
+import type { MessageRow } from "../messages/queries";
+import type { PublicMessage } from "../messages/schema";
+import { loadAttachments, loadSenders, senderKey } from "../messages/senders";
+import { presentPublicConversation } from "./presenter";
+import type { ContactRow, ConversationRow } from "./queries";
+import { latestPublicMessages } from "./queries.public";
+import type { PublicConversation } from "./schema.public";
+
+/** Messages embedded in a public conversation (Chatwoot embeds them all; we keep the latest). */
+export const EMBEDDED_MESSAGES = 20;
+
+export type PublicView = { db: Db; origin: string };
+
+/**
+ * Public messages of one or more conversations, with batched sender and attachment loads.
+ * `displayIds` maps each conversation's internal id to its display_id. Rows must already be
+ * non-private (the public queries never return private notes).
+ */
+export async function presentPublicMessages(
+  view: PublicView,
+  rows: MessageRow[],
+  displayIds: Map<number, number>,
+): Promise<PublicMessage[]> {
+  const [senders, files] = await Promise.all([
+    loadSenders(view.db, rows),
+    loadAttachments(view.db, rows),
+  ]);
+  return rows.map((row) => {
+    const key = senderKey(row);
+    return presentPublicMessage(row, displayIds.get(row.conversationId) ?? 0, {
+      sender: key ? (senders.get(key) ?? null) : null,
+      attachments: files.get(row.id) ?? [],
+      origin: view.origin,
+    });
+  });
+}
+
+/** Public conversations of one contact, each with its latest non-private messages. */
+export async function presentPublicConversations(
+  view: PublicView,
+  rows: ConversationRow[],
+  contactRow: ContactRow,
+): Promise<PublicConversation[]> {
+  const [latest, labels] = await Promise.all([
+    latestPublicMessages(
+      view.db,
+      rows.map((r) => r.id),
+      EMBEDDED_MESSAGES,
+    ),
+    contactLabelTitles(view.db, contactRow.id),
+  ]);
+  const contact = presentPublicContact(contactRow, labels);
+  const displayIds = new Map(rows.map((r) => [r.id, r.displayId]));
+  const presented = await presentPublicMessages(view, latest, displayIds);
+  const byConversation = new Map<number, PublicMessage[]>();
+  latest.forEach((row, i) => {
+    const list = byConversation.get(row.conversationId) ?? [];
+    list.push(presented[i] as PublicMessage);
+    byConversation.set(row.conversationId, list);
+  });
+  return rows.map((row) =>
+    presentPublicConversation(row, byConversation.get(row.id) ?? [], contact),
+  );
+}
+
+export async function presentPublicOne(
+  view: PublicView,
+  row: ConversationRow,
+  contact: ContactRow,
+): Promise<PublicConversation> {
+  const [one] = await presentPublicConversations(view, [row], contact);
+  if (!one) {
+    throw new Error("conversation not presented");
+  }
+  return one;
+}

@@ -1,0 +1,26 @@
+import { createRoute } from "@hono/zod-openapi";
+import { errorResponses } from "../../http/errors";
+import type { PublicInboxEnv } from "../../http/middleware/auth-contact";
+import { rateLimitResponses } from "../../http/middleware/rate-limit";
+import { createRouter } from "../../http/router";
+import { jsonContent } from "../../http/schemas/envelopes";
+import { presentPublicInbox } from "./presenter.public";
+import { InboxPublicParams, PublicInboxSchema } from "./schema.public";
+
+// Chatwoot: GET /public/api/v1/inboxes/{inbox_identifier}
+const show = createRoute({
+  method: "get",
+  path: "/",
+  tags: ["Public API"],
+  summary: "The inbox's public settings (name, hours, widget look, identity validation)",
+  request: { params: InboxPublicParams },
+  responses: {
+    200: jsonContent(PublicInboxSchema, "The inbox"),
+    ...errorResponses,
+    ...rateLimitResponses,
+  },
+});
+
+export const inboxPublicRoutes = createRouter<PublicInboxEnv>().openapi(show, (c) =>
+  c.json(presentPublicInbox(c.var.inbox), 200),
+);

@@ -1,0 +1,52 @@
+import { z } from "@hono/zod-openapi";
+
+export const InboxIdentifierParam = z
+  .string()
+  .min(1)
+  .max(255)
+  .openapi({
+    param: { name: "inbox_identifier", in: "path" },
+    description: "The inbox's inbox_identifier (API channel identifier or widget website token)",
+    example: "7xYbq3kPz1mNcR5tWv8aLd2e",
+  });
+
+export const InboxPublicParams = z.object({ inbox_identifier: InboxIdentifierParam });
+
+const WorkingHourSchema = z.object({
+  day_of_week: z.number().int().openapi({ description: "0 Sunday … 6 Saturday" }),
+  closed_all_day: z.boolean(),
+  open_all_day: z.boolean(),
+  open_hour: z.number().int().nullable(),
+  open_minutes: z.number().int().nullable(),
+  close_hour: z.number().int().nullable(),
+  close_minutes: z.number().int().nullable(),
+});
+
+/** What a visitor's client (the widget) may know about an inbox: settings, never secrets. */
+export const PublicInboxSchema = z
+  .object({
+    identifier: z.string(),
+    name: z.string(),
+    timezone: z.string(),
+    working_hours: z.array(WorkingHourSchema),
+    working_hours_enabled: z.boolean(),
+    csat_survey_enabled: z.boolean(),
+    greeting_enabled: z.boolean(),
+    greeting_message: z.string().nullable(),
+    welcome_title: z.string().nullable(),
+    welcome_tagline: z.string().nullable(),
+    widget_color: z.string(),
+    enable_email_collect: z.boolean(),
+    pre_chat_form_enabled: z.boolean(),
+    pre_chat_form_options: z.record(z.string(), z.unknown()),
+    reply_time: z.string(),
+    out_of_office_message: z.string().nullable(),
+    identity_validation_enabled: z
+      .boolean()
+      .openapi({ description: "hmac_mandatory: identifiers need an identifier_hash" }),
+    channel_type: z.enum(["Channel::Api", "Channel::WebWidget"]),
+    locale: z.string().nullable(),
+  })
+  .openapi("PublicInbox");
+
+export type PublicInbox = z.infer<typeof PublicInboxSchema>;

@@ -1,0 +1,98 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { AccountEnv } from "../../http/context";
+import { errorResponses } from "../../http/errors";
+import { requireMember } from "../../http/middleware/require-role";
+import { createRouter } from "../../http/router";
+import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
+import { AccountParams, accountParams, IdParam } from "../../http/schemas/ids";
+import { feedFor, roomFor } from "../../realtime/room";
+import { loadConversationFor, scopeOf } from "../conversations/access";
+import { listMemberInboxes } from "../inboxes/queries";
+import { LiveQuery, TypingSchema, upgradeResponse } from "./schema";
+import { agentIdentity, assertUpgrade, forward } from "./service";
+
+const tags = ["Realtime"];
+const ConversationParams = accountParams({ conversation_id: IdParam });
+
+// Chatwoot: ActionCable RoomChannel (per conversation)
+const room = createRoute({
+  method: "get",
+  path: "/conversations/{conversation_id}/live",
+  tags,
+  summary: "Open the conversation's live socket (agents and bots of its inbox)",
+  middleware: [requireMember({ allowBots: true })] as const,
+  request: { params: ConversationParams, query: LiveQuery },
+  responses: {
+    ...upgradeResponse,
+    200: { description: "Never: the answer is 101" },
+    ...errorResponses,
+  },
+});
+
+// Chatwoot: ActionCable RoomChannel (account-wide events)
+const feed = createRoute({
+  method: "get",
+  path: "/live",
+  tags,
+  summary: "Open the account's live feed of conversation changes (inboxes the agent may see)",
+  middleware: [requireMember()] as const,
+  request: { params: AccountParams },
+  responses: {
+    ...upgradeResponse,
+    200: { description: "Never: the answer is 101" },
+    ...errorResponses,
+  },
+});
+
+// Chatwoot: POST /api/v1/accounts/{a}/conversations/{id}/toggle_typing_status
+const typing = createRoute({
+  method: "post",
+  path: "/conversations/{conversation_id}/toggle_typing_status",
+  tags,
+  summary: "Show or clear the agent's typing indicator",
+  middleware: [requireMember({ allowBots: true })] as const,
+  request: { params: ConversationParams, body: jsonBody(TypingSchema) },
+  responses: { 200: jsonContent(z.object({}), "Relayed"), ...errorResponses },
+});
+
+export const liveAccountRoutes = createRouter<AccountEnv>()
+  .openapi(room, async (c) => {
+    assertUpgrade(c.req.raw);
+    const conversation = await loadConversationFor(
+      scopeOf(c),
+      c.req.valid("param").conversation_id,
+    );
+    const stub = roomFor(c.env, c.var.account.id, conversation.id);
+    return stub.fetch(
+      forward(c.req.raw, agentIdentity(c.var.actor), c.req.valid("query").after),
+    ) as never;
+  })
+  .openapi(feed, async (c) => {
+    assertUpgrade(c.req.raw);
+    const identity = agentIdentity(c.var.actor);
+    const inboxIds =
+      c.var.role === "administrator"
+        ? null
+        : (await listMemberInboxes(c.var.deps.db, c.var.account.id, identity.id)).map(
+            (r) => r.inbox.id,
+          );
+    const listener = { userId: identity.id, name: identity.name, inboxIds };
+    return feedFor(c.env, c.var.account.id).fetch(forward(c.req.raw, listener)) as never;
+  })
+  .openapi(typing, async (c) => {
+    const conversation = await loadConversationFor(
+      scopeOf(c),
+      c.req.valid("param").conversation_id,
+    );
+    const { typing_status, is_private } = c.req.valid("json");
+    const me = agentIdentity(c.var.actor);
+    c.var.deps.events.emit(
+      typing_status === "on" ? "conversation.typing_on" : "conversation.typing_off",
+      {
+        conversation,
+        typer: { type: me.kind === "agent_bot" ? "agent_bot" : "user", id: me.id, name: me.name },
+        isPrivate: is_private ?? false,
+      },
+    );
+    return c.json({}, 200);
+  });

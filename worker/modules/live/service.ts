@@ -1,0 +1,31 @@
+import { ApiError } from "../../http/errors";
+import type { SocketIdentity } from "../../realtime/protocol";
+import type { Actor } from "../access-tokens/service";
+
+/** Only WebSocket upgrades reach the rooms. */
+export function assertUpgrade(request: Request): void {
+  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+    throw new ApiError("bad_request", "Expected a WebSocket upgrade (Upgrade: websocket)");
+  }
+}
+
+/** The agent side of a room: a user or an agent bot. */
+export function agentIdentity(actor: Actor): SocketIdentity {
+  if (actor.kind === "user") {
+    const { user } = actor;
+    return { role: "agent", kind: "user", id: user.id, name: user.displayName ?? user.name };
+  }
+  if (actor.kind === "bot") {
+    return { role: "agent", kind: "agent_bot", id: actor.bot.id, name: actor.bot.name };
+  }
+  throw new ApiError("forbidden");
+}
+
+/** Hands the upgrade to a Durable Object, with who the Worker found the caller to be. */
+export function forward(request: Request, identity: unknown, after?: number): Request {
+  const url = new URL(request.url);
+  url.search = after === undefined ? "" : `?after=${after}`;
+  const headers = new Headers(request.headers);
+  headers.set("x-parley-identity", JSON.stringify(identity));
+  return new Request(url, { method: "GET", headers });
+}

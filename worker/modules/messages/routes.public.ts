@@ -1,0 +1,179 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { errorResponses } from "../../http/errors";
+import { contactScopeOf, type PublicContactEnv } from "../../http/middleware/auth-contact";
+import { rateLimitResponses } from "../../http/middleware/rate-limit";
+import { createRouter } from "../../http/router";
+import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
+import { IdParam } from "../../http/schemas/ids";
+import type { ConversationRow } from "../conversations/queries";
+import { PublicConversationParams } from "../conversations/schema.public";
+import {
+  listOwnMessages,
+  loadOwnConversation,
+  sendAsContact,
+  submitValues,
+} from "../conversations/service.public";
+import { presentPublicMessages } from "../conversations/views.public";
+import type { MessageRow } from "./queries";
+import { PublicMessageSchema } from "./schema";
+import { MAX_ATTACHMENTS, MAX_CONTENT_LENGTH } from "./schema.requests";
+
+const tags = ["Public API"];
+const BASE = "/contacts/{contact_identifier}/conversations/{conversation_id}/messages";
+
+const fields = {
+  content: z.string().max(MAX_CONTENT_LENGTH).nullable().optional(),
+  echo_id: z
+    .string()
+    .max(255)
+    .optional()
+    .openapi({ description: "Client correlation id, echoed back in the message and its frames" }),
+};
+
+const PublicMessageCreateSchema = z.object(fields).openapi("PublicMessageCreate");
+
+/** Multipart: files under `attachments[]` (or `attachments`). */
+const PublicMessageCreateFormSchema = z
+  .preprocess(
+    (value) => {
+      if (!value || typeof value !== "object") {
+        return value;
+      }
+      const form = { ...(value as Record<string, unknown>) };
+      const files = [form["attachments[]"], form.attachments].flat().filter((f) => f !== undefined);
+      delete form["attachments[]"];
+      return { ...form, attachments: files };
+    },
+    z.object({
+      ...fields,
+      attachments: z
+        .array(z.instanceof(File).openapi({ type: "string", format: "binary" }))
+        .max(MAX_ATTACHMENTS),
+    }),
+  )
+  .openapi("PublicMessageCreateMultipart");
+
+type PublicMessageCreateBody = z.infer<typeof PublicMessageCreateSchema> & { attachments?: File[] };
+
+const SubmittedValue = z.record(z.string(), z.unknown());
+
+const PublicMessageUpdateSchema = z
+  .object({
+    submitted_values: z.union([z.array(SubmittedValue).max(100), SubmittedValue]).openapi({
+      description:
+        "Form or input_select replies ([{name, title, value}]), or {csat_survey_response: " +
+        "{rating, feedback_message}}",
+    }),
+  })
+  .openapi("PublicMessageUpdate");
+
+const ListQuery = z.object({
+  before: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .openapi({ description: "A message id: the 20 messages before it" }),
+});
+
+const MessageParams = PublicConversationParams.extend({
+  message_id: IdParam.openapi({ param: { name: "message_id", in: "path" }, type: "integer" }),
+});
+
+// Chatwoot: GET /public/api/v1/inboxes/{i}/contacts/{c}/conversations/{id}/messages
+const list = createRoute({
+  method: "get",
+  path: BASE,
+  tags,
+  summary: "List messages (E20): the latest 20, or 20 before a message id; private notes never",
+  request: { params: PublicConversationParams, query: ListQuery },
+  responses: {
+    200: jsonContent(PublicMessageSchema.array(), "Messages, oldest first"),
+    ...errorResponses,
+    ...rateLimitResponses,
+  },
+});
+
+// Chatwoot: POST /public/api/v1/inboxes/{i}/contacts/{c}/conversations/{id}/messages
+const create = createRoute({
+  method: "post",
+  path: BASE,
+  tags,
+  summary: "Send a message as the contact (JSON, or multipart with attachments)",
+  request: {
+    params: PublicConversationParams,
+    body: {
+      required: true,
+      content: {
+        "application/json": { schema: PublicMessageCreateSchema },
+        "multipart/form-data": { schema: PublicMessageCreateFormSchema },
+      },
+    },
+  },
+  responses: {
+    200: jsonContent(PublicMessageSchema, "The message"),
+    ...errorResponses,
+    ...rateLimitResponses,
+  },
+});
+
+// Chatwoot: PATCH /public/api/v1/inboxes/{i}/contacts/{c}/conversations/{id}/messages/{mid}
+const update = createRoute({
+  method: "patch",
+  path: `${BASE}/{message_id}`,
+  tags,
+  summary: "Answer a bot or agent prompt (stored in content_attributes.submitted_values)",
+  request: { params: MessageParams, body: jsonBody(PublicMessageUpdateSchema) },
+  responses: {
+    200: jsonContent(PublicMessageSchema, "The message"),
+    ...errorResponses,
+    ...rateLimitResponses,
+  },
+});
+
+const present = async (c: Context<PublicContactEnv>, row: ConversationRow, rows: MessageRow[]) =>
+  presentPublicMessages(
+    { db: c.var.deps.db, origin: new URL(c.req.url).origin },
+    rows,
+    new Map([[row.id, row.displayId]]),
+  );
+
+const isMultipart = (c: Context) =>
+  (c.req.header("content-type") ?? "").startsWith("multipart/form-data");
+
+export const messagePublicRoutes = createRouter<PublicContactEnv>()
+  .openapi(list, async (c) => {
+    const scope = contactScopeOf(c);
+    const row = await loadOwnConversation(scope, c.req.valid("param").conversation_id);
+    const rows = await listOwnMessages(scope, row, c.req.valid("query").before);
+    return c.json(await present(c, row, rows), 200);
+  })
+  .openapi(create, async (c) => {
+    const scope = contactScopeOf(c);
+    const row = await loadOwnConversation(scope, c.req.valid("param").conversation_id);
+    // The form's validated type loses `attachments` (zod preprocess); it is there at run time.
+    const body: PublicMessageCreateBody = isMultipart(c)
+      ? c.req.valid("form")
+      : c.req.valid("json");
+    const message = await sendAsContact(scope, row, {
+      content: body.content,
+      echoId: body.echo_id,
+      files: body.attachments ?? [],
+    });
+    const [one] = await present(c, row, [message]);
+    return c.json(one as z.infer<typeof PublicMessageSchema>, 200);
+  })
+  .openapi(update, async (c) => {
+    const scope = contactScopeOf(c);
+    const { conversation_id, message_id } = c.req.valid("param");
+    const row = await loadOwnConversation(scope, conversation_id);
+    const message = await submitValues(
+      scope,
+      row,
+      message_id,
+      c.req.valid("json").submitted_values,
+    );
+    const [one] = await present(c, row, [message]);
+    return c.json(one as z.infer<typeof PublicMessageSchema>, 200);
+  });

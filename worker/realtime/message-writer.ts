@@ -1,0 +1,169 @@
+import type { Db } from "../db/client";
+import { isUniqueViolation } from "../lib/db-errors";
+import type { AttachmentRow } from "../modules/messages/presenter";
+import {
+  insertAttachment,
+  insertMessage,
+  type MessageRow,
+  maxSeq,
+  messageIdAt,
+  touchContact,
+  touchConversation,
+} from "../modules/messages/queries";
+import type { Message } from "../modules/messages/schema";
+import type { AppendRequest } from "./conversation-room";
+
+/** Messages committed to D1 in one batch at most; keeps a batch well under D1's limits. */
+const MAX_GROUP = 40;
+
+/** A stored message, with what the room made of it for agents. */
+export type Written = { message: MessageRow; presented: Message };
+
+type Pending = {
+  req: AppendRequest;
+  seq: number;
+  resolve: (written: Written) => void;
+  reject: (err: unknown) => void;
+};
+
+const isSeqClash = (err: unknown) =>
+  isUniqueViolation(err) && /messages\.seq/.test(`${err} ${(err as Error).cause ?? ""}`);
+
+/**
+ * The room's message writer. `seq` is taken synchronously when a message arrives; messages
+ * that arrive while a D1 write is in flight are committed together in the next batch (group
+ * commit), so one conversation's throughput is not bounded by one D1 round trip per message.
+ * Groups commit strictly one after another, so D1 and the broadcasts see seq order.
+ */
+export class MessageWriter {
+  private lastSeq = 0;
+  private ready: Promise<void> | undefined;
+  private readonly queue: Pending[] = [];
+  private draining = false;
+
+  constructor(
+    private readonly kv: SyncKvStorage,
+    private readonly db: () => Db,
+    /** Runs `step` in the room's ordered chain (shared with other broadcasts). */
+    private readonly enqueue: (step: () => Promise<void>) => Promise<void>,
+    /** Called in seq order once a message is stored (the room broadcasts it). */
+    private readonly written: (
+      row: MessageRow,
+      attachments: AttachmentRow[],
+      req: AppendRequest,
+    ) => Message,
+  ) {}
+
+  async append(req: AppendRequest): Promise<Written> {
+    await this.ensureSeq(req.conversationId);
+    return new Promise((resolve, reject) => {
+      const seq = this.next();
+      this.queue.push({ req, seq, resolve, reject });
+      this.kick();
+    });
+  }
+
+  private next(): number {
+    this.lastSeq += 1;
+    this.kv.put("last_seq", this.lastSeq);
+    return this.lastSeq;
+  }
+
+  private kick(): void {
+    if (this.draining) {
+      return;
+    }
+    this.draining = true;
+    void this.enqueue(() => this.drainOnce());
+  }
+
+  /** Commits what is queued now, then yields the chain to other broadcasts before going on. */
+  private async drainOnce(): Promise<void> {
+    const group = this.queue.splice(0, MAX_GROUP);
+    try {
+      await this.commit(group);
+    } catch (err) {
+      if (isSeqClash(err)) {
+        await this.renumber(group);
+        this.queue.unshift(...group);
+      } else if (group.length > 1) {
+        // One bad message must not fail its neighbours: try them one by one.
+        await this.commitEach(group);
+      } else {
+        group[0]?.reject(err);
+      }
+    }
+    this.draining = false;
+    if (this.queue.length > 0) {
+      this.kick();
+    }
+  }
+
+  private async commitEach(group: Pending[]): Promise<void> {
+    for (const item of group) {
+      try {
+        await this.commit([item]);
+      } catch (err) {
+        item.reject(err);
+      }
+    }
+  }
+
+  private async commit(group: Pending[]): Promise<void> {
+    if (group.length === 0) {
+      return;
+    }
+    const db = this.db();
+    const statements = [];
+    const spans: { start: number; files: number }[] = [];
+    for (const { req, seq } of group) {
+      const files = req.attachments ?? [];
+      const messageId = messageIdAt(req.conversationId, seq);
+      spans.push({ start: statements.length, files: files.length });
+      statements.push(
+        insertMessage(db, { ...req.values, conversationId: req.conversationId, seq }),
+        touchConversation(db, req.conversationId, req.touch),
+        ...(req.contactId ? [touchContact(db, req.contactId, req.touch.at)] : []),
+        ...files.map((a) => insertAttachment(db, { ...a, messageId })),
+      );
+    }
+    const results = (await db.batch(statements as never)) as unknown[][];
+    group.forEach((p, i) => {
+      const span = spans[i] as { start: number; files: number };
+      const row = results[span.start]?.[0] as MessageRow | undefined;
+      const end = (spans[i + 1]?.start ?? results.length) as number;
+      const attachments = results.slice(end - span.files, end).flat() as AttachmentRow[];
+      if (!row) {
+        p.reject(new Error(`message ${p.seq} was not stored`));
+        return;
+      }
+      const presented = this.written(row, span.files === 0 ? [] : attachments, p.req);
+      p.resolve({ message: row, presented });
+    });
+  }
+
+  /** D1 holds seqs the room did not write (an import): continue after them, in the same order. */
+  private async renumber(group: Pending[]): Promise<void> {
+    const first = group[0];
+    if (!first) {
+      return;
+    }
+    const stored = await maxSeq(this.db(), first.req.conversationId);
+    this.lastSeq = Math.max(this.lastSeq, stored);
+    for (const p of [...group, ...this.queue]) {
+      p.seq = this.next();
+    }
+  }
+
+  private ensureSeq(conversationId: number): Promise<void> {
+    this.ready ??= (async () => {
+      const stored = this.kv.get<number>("last_seq");
+      // A room that never wrote (or lost its storage) continues after what D1 already holds.
+      this.lastSeq = stored ?? (await maxSeq(this.db(), conversationId));
+    })().catch((err) => {
+      this.ready = undefined;
+      throw err;
+    });
+    return this.ready;
+  }
+}

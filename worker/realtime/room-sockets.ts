@@ -1,0 +1,238 @@
+import type { Typer } from "../events/types";
+import {
+  type ClientFrame,
+  ClientFrameSchema,
+  FRAME_BURST,
+  FRAME_REFILL_PER_SECOND,
+  frame,
+  MAX_CLIENT_FRAME_BYTES,
+  type SocketIdentity,
+  TYPING_TTL_MS,
+} from "./protocol";
+import type { RoomLog } from "./room-log";
+
+type Attachment = SocketIdentity & { connectedAt: number };
+type TypingEntry = { typer: Typer; isPrivate: boolean; until: number };
+type Bucket = { tokens: number; at: number; strikes: number };
+
+const AGENT = "agent";
+const CONTACT = "contact";
+
+/**
+ * The room's sockets (hibernatable: identity lives in each socket's attachment and tags) and
+ * what only concerns them: fan-out by audience, typing with expiry, presence, frame limits.
+ */
+export class RoomSockets {
+  /** Frame budgets; lost on hibernation, which only forgives a little. */
+  private readonly buckets = new WeakMap<WebSocket, Bucket>();
+
+  constructor(
+    private readonly ctx: DurableObjectState,
+    private readonly log: RoomLog,
+    private readonly currentSeq: () => number,
+    private readonly typingTtlMs: number = TYPING_TTL_MS,
+  ) {}
+
+  accept(ws: WebSocket, identity: SocketIdentity, after: number | null): void {
+    this.ctx.acceptWebSocket(ws, [identity.role]);
+    ws.serializeAttachment({ ...identity, connectedAt: Date.now() } satisfies Attachment);
+    const seq = this.currentSeq();
+    ws.send(frame("ready", seq, { role: identity.role, seq }));
+    if (after !== null) {
+      this.resume(ws, identity.role, after);
+    }
+    this.sendTypingState(ws, identity.role);
+    this.presence();
+  }
+
+  broadcast(agentFrame: string, contactFrame: string | null): void {
+    this.send(this.ctx.getWebSockets(AGENT), agentFrame);
+    if (contactFrame !== null) {
+      this.send(this.ctx.getWebSockets(CONTACT), contactFrame);
+    }
+  }
+
+  async receive(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const me = ws.deserializeAttachment() as Attachment | null;
+    if (!me) {
+      ws.close(1011, "unknown socket");
+      return;
+    }
+    if (!this.allow(ws)) {
+      return;
+    }
+    const size = typeof message === "string" ? message.length : message.byteLength;
+    if (typeof message !== "string" || size > MAX_CLIENT_FRAME_BYTES) {
+      this.error(
+        ws,
+        "frame_too_large",
+        `frames are JSON text of at most ${MAX_CLIENT_FRAME_BYTES} bytes`,
+      );
+      return;
+    }
+    let parsed: ClientFrame;
+    try {
+      parsed = ClientFrameSchema.parse(JSON.parse(message));
+    } catch {
+      this.error(ws, "bad_frame", 'expected {"type":"typing"|"resume"|"ping", …}');
+      return;
+    }
+    switch (parsed.type) {
+      case "ping":
+        ws.send(frame("pong", this.currentSeq(), {}));
+        return;
+      case "resume":
+        this.resume(ws, me.role, parsed.after);
+        return;
+      case "typing": {
+        const kind = me.kind === "contact" ? "contact" : me.kind;
+        const isPrivate = me.role === AGENT && (parsed.private ?? false);
+        await this.typing({ type: kind, id: me.id, name: me.name }, parsed.on, isPrivate);
+        return;
+      }
+    }
+  }
+
+  closed(ws: WebSocket, code: number): void {
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, "closing");
+    } catch {
+      // already closed
+    }
+    this.presence(ws);
+  }
+
+  async typing(typer: Typer, on: boolean, isPrivate: boolean): Promise<void> {
+    const key = `typing:${typer.type}:${typer.id}`;
+    const was = this.ctx.storage.kv.get<TypingEntry>(key);
+    if (on) {
+      const until = Date.now() + this.typingTtlMs;
+      this.ctx.storage.kv.put(key, { typer, isPrivate, until } satisfies TypingEntry);
+      await this.scheduleExpiry(until);
+    } else {
+      this.ctx.storage.kv.delete(key);
+    }
+    // Renewals are not re-broadcast: only changes are news.
+    if (on !== (was !== undefined)) {
+      this.sendTyping(typer, on, isPrivate);
+    }
+  }
+
+  async expireTyping(): Promise<void> {
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [key, entry] of this.ctx.storage.kv.list<TypingEntry>({ prefix: "typing:" })) {
+      if (entry.until <= now) {
+        this.ctx.storage.kv.delete(key);
+        this.sendTyping(entry.typer, false, entry.isPrivate);
+      } else {
+        next = Math.min(next, entry.until);
+      }
+    }
+    if (Number.isFinite(next)) {
+      await this.ctx.storage.setAlarm(next);
+    }
+  }
+
+  private async scheduleExpiry(until: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > until) {
+      await this.ctx.storage.setAlarm(until);
+    }
+  }
+
+  private sendTyping(typer: Typer, on: boolean, isPrivate: boolean): void {
+    const data = frame(on ? "typing.on" : "typing.off", this.currentSeq(), {
+      typer,
+      is_private: isPrivate,
+    });
+    this.broadcast(data, isPrivate ? null : data);
+  }
+
+  /** A newcomer learns who is typing right now. */
+  private sendTypingState(ws: WebSocket, role: SocketIdentity["role"]): void {
+    const now = Date.now();
+    for (const [, entry] of this.ctx.storage.kv.list<TypingEntry>({ prefix: "typing:" })) {
+      if (entry.until > now && (role === AGENT || !entry.isPrivate)) {
+        ws.send(
+          frame("typing.on", this.currentSeq(), {
+            typer: entry.typer,
+            is_private: entry.isPrivate,
+          }),
+        );
+      }
+    }
+  }
+
+  private resume(ws: WebSocket, role: SocketIdentity["role"], after: number): void {
+    const frames = this.log.since(after, role, this.currentSeq());
+    if (frames === null) {
+      ws.send(
+        frame("resync", this.currentSeq(), {
+          reason: "events before your seq are gone; refetch over HTTP",
+        }),
+      );
+      return;
+    }
+    for (const f of frames) {
+      ws.send(f);
+    }
+  }
+
+  /** Who is here: agents online (by user) and whether the contact is connected. */
+  private presence(leaving?: WebSocket): void {
+    const here = this.ctx
+      .getWebSockets()
+      .filter((ws) => ws !== leaving && ws.readyState === WebSocket.OPEN);
+    const people = here
+      .map((ws) => ws.deserializeAttachment() as Attachment | null)
+      .filter((a) => a !== null);
+    const agents = new Map<string, { id: number; name: string; type: string }>();
+    for (const a of people) {
+      if (a.role === AGENT) {
+        agents.set(`${a.kind}:${a.id}`, { id: a.id, name: a.name, type: a.kind });
+      }
+    }
+    const data = frame("presence", this.currentSeq(), {
+      agents_online: [...agents.values()],
+      contact_online: people.some((a) => a.role === CONTACT),
+    });
+    this.send(here, data);
+  }
+
+  private allow(ws: WebSocket): boolean {
+    const now = Date.now();
+    const bucket = this.buckets.get(ws) ?? { tokens: FRAME_BURST, at: now, strikes: 0 };
+    bucket.tokens = Math.min(
+      FRAME_BURST,
+      bucket.tokens + ((now - bucket.at) / 1000) * FRAME_REFILL_PER_SECOND,
+    );
+    bucket.at = now;
+    this.buckets.set(ws, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return true;
+    }
+    bucket.strikes += 1;
+    if (bucket.strikes > FRAME_BURST) {
+      ws.close(1008, "too many frames");
+    } else {
+      this.error(ws, "rate_limited", "too many frames; slow down");
+    }
+    return false;
+  }
+
+  private error(ws: WebSocket, code: string, message: string): void {
+    ws.send(frame("error", this.currentSeq(), { code, message }));
+  }
+
+  private send(sockets: WebSocket[], data: string): void {
+    for (const ws of sockets) {
+      try {
+        ws.send(data);
+      } catch {
+        // A dead socket is dropped; the runtime reports its close separately.
+      }
+    }
+  }
+}
