@@ -4,6 +4,7 @@ export * from "./agent-bots";
 export * from "./contacts";
 export * from "./conversations";
 export * from "./custom-attributes";
+export * from "./events";
 export * from "./inboxes";
 export * from "./labels";
 export * from "./messages";

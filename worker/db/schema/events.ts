@@ -1,0 +1,111 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, jsonObject, updatedAt } from "./_common";
+import { accounts } from "./accounts";
+import { inboxes } from "./inboxes";
+
+/**
+ * Domain events written in the same D1 batch as the change that caused them, then relayed to
+ * the Queue; a row with no sent_at is re-sent by the cron sweep, so no event is lost.
+ */
+export const eventOutbox = sqliteTable(
+  "event_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** Chatwoot's event name, e.g. conversation_created. */
+    name: text("name").notNull(),
+    conversationId: integer("conversation_id"),
+    /** Order of the event within its conversation, for receivers that order. */
+    conversationSeq: integer("conversation_seq"),
+    payload: jsonObject("payload"),
+    createdAt: createdAt(),
+    sentAt: integer("sent_at"),
+  },
+  (t) => [index("event_outbox_unsent").on(t.sentAt, t.id)],
+);
+
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    inboxId: integer("inbox_id").references(() => inboxes.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    name: text("name"),
+    subscriptions: text("subscriptions", { mode: "json" }).$type<string[]>().notNull(),
+    /** whsec_ + base64 of 32 random bytes. */
+    secret: text("secret").notNull(),
+    /** Set when a receiver answered 410 Gone; disabled webhooks get nothing. */
+    disabledAt: integer("disabled_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhooks_account").on(t.accountId)],
+);
+
+export const DELIVERY_STATUSES = ["pending", "retrying", "succeeded", "failed"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export type DeliveryTarget = "webhook" | "inbox" | "agent_bot" | "automation";
+
+/** One event to one receiver: every attempt is logged on the row; the delivery id never changes. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    targetType: text("target_type").$type<DeliveryTarget>().notNull(),
+    /** webhooks.id, inboxes.id or agent_bots.id, by target_type. */
+    targetId: integer("target_id").notNull(),
+    eventId: integer("event_id").notNull(),
+    event: text("event").notNull(),
+    /** X-Service-Delivery / webhook-id: the same on every retry. */
+    deliveryId: text("delivery_id").notNull(),
+    url: text("url").notNull(),
+    /** The exact bytes sent (and signed). */
+    body: text("body").notNull(),
+    status: text("status").$type<DeliveryStatus>().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    /** [{at, status_code, latency_ms, error}] */
+    attemptLog: text("attempt_log", { mode: "json" })
+      .$type<
+        { at: number; status_code: number | null; latency_ms: number; error: string | null }[]
+      >()
+      .notNull()
+      .default([]),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    nextAttemptAt: integer("next_attempt_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_delivery_unique").on(t.deliveryId),
+    uniqueIndex("webhook_deliveries_event_target_unique").on(t.eventId, t.targetType, t.targetId),
+    index("webhook_deliveries_target").on(t.targetType, t.targetId, t.id),
+  ],
+);
+
+export const automationRules = sqliteTable(
+  "automation_rules",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description"),
+    eventName: text("event_name").notNull(),
+    conditions: text("conditions", { mode: "json" }).$type<unknown[]>().notNull(),
+    actions: text("actions", { mode: "json" }).$type<unknown[]>().notNull(),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("automation_rules_account_event").on(t.accountId, t.eventName)],
+);
