@@ -49,6 +49,9 @@ function printFacts(seededNow) {
   log(`  API inbox identifier  ${f.apiInbox?.inbox_identifier}  (inbox ${f.apiInbox?.id})`);
   log(`  widget inbox          ${f.widgetInbox?.inbox_identifier}  (inbox ${f.widgetInbox?.id})`);
   log();
+  if (f.widgetInbox) {
+    log(`  widget demo           ${base}/demo?inbox=${f.widgetInbox.inbox_identifier}`);
+  }
   log(`  API docs              ${base}/docs`);
   log(`  OpenAPI               ${base}/openapi.json`);
   log(

@@ -1,11 +1,13 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import preact from "@preact/preset-vite";
+import { defineConfig, defineProject } from "vitest/config";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-export default defineConfig({
+/** The Worker's suites: inside workerd, against a real local D1. */
+const worker = defineProject({
   plugins: [
     cloudflareTest(async () => ({
       wrangler: { configPath: path.join(root, "wrangler.toml") },
@@ -14,17 +16,64 @@ export default defineConfig({
           TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
           TYPING_TTL_MS: "400",
         },
+        // Tests drive the queue consumer themselves (createMessageBatch), with a recording
+        // outbound: what the Worker sends goes to queues nobody consumes here.
+        queueProducers: {
+          EVENTS: { queueName: "parley-events-test-sink" },
+          EVENTS_DLQ: { queueName: "parley-events-test-dlq" },
+        },
       },
     })),
   ],
   test: {
+    name: "worker",
     root,
     include: [
       "test/api/**/*.test.ts",
       "test/domain/**/*.test.ts",
       "test/contract/**/*.test.ts",
+      "test/events/**/*.test.ts",
       "test/realtime/**/*.test.ts",
     ],
     setupFiles: ["test/setup/apply-migrations.ts"],
   },
 });
+
+/** The widget's components and stores, in happy-dom. */
+const widget = defineProject({
+  plugins: [preact({ prerender: { enabled: false } })],
+  test: {
+    name: "widget",
+    root,
+    environment: "happy-dom",
+    // Nothing leaves the process: happy-dom loads no iframe page (its default), quietly.
+    environmentOptions: {
+      happyDOM: {
+        url: "https://shop.example/",
+        settings: { handleDisabledFileLoadingAsSuccess: true },
+      },
+    },
+    include: ["test/widget/**/*.test.tsx"],
+  },
+});
+
+/**
+ * The widget in headless Chromium against a real `wrangler dev`, plus the size budgets of the
+ * production build (npm test builds it first). Its own group (sequence.groupOrder), so the
+ * browser tests never share the CPU with the workerd suites.
+ */
+const e2e = defineProject({
+  test: {
+    name: "e2e",
+    root,
+    environment: "node",
+    include: ["test/e2e/**/*.test.mts"],
+    globalSetup: ["test/e2e/global-setup.mts"],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    fileParallelism: false,
+    sequence: { groupOrder: 1 },
+  },
+});
+
+export default defineConfig({ test: { projects: [worker, widget, e2e] } });

@@ -1,3 +1,4 @@
+import type { QueueMessage } from "./events/queue-messages";
 import type { AccountFeed } from "./realtime/account-feed";
 import type { ConversationRoom } from "./realtime/conversation-room";
 
@@ -7,6 +8,12 @@ export type Bindings = {
   ROOMS: DurableObjectNamespace<ConversationRoom>;
   FEEDS: DurableObjectNamespace<AccountFeed>;
   FILES: R2Bucket;
+  /** Automation email (wrangler.toml [[send_email]]); `wrangler dev` only logs what it sends. */
+  EMAIL?: SendEmail;
+  /** Outbox events and webhook deliveries (wrangler.toml [[queues]]). */
+  EVENTS: Queue<QueueMessage>;
+  /** Where deliveries that failed for good are parked. */
+  EVENTS_DLQ: Queue<QueueMessage>;
   /** Public API: requests per IP, per contact, and messages per contact (wrangler.toml). */
   PUBLIC_IP_LIMITER: RateLimit;
   PUBLIC_CONTACT_LIMITER: RateLimit;
@@ -14,5 +21,8 @@ export type Bindings = {
   SERVICE_VERSION?: string;
   /** How long a typing indicator lives without renewal (ms); tests shorten it. */
   TYPING_TTL_MS?: string;
+  /** "1" lets webhooks target loopback addresses (npm start; never in production). */
   PARLEY_ALLOW_LOOPBACK_WEBHOOKS?: string;
+  /** Retry delays in seconds, comma-separated, replacing the default schedule (benchmarks). */
+  WEBHOOK_RETRY_SCHEDULE?: string;
 };

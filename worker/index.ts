@@ -1,5 +1,8 @@
 import { createApp } from "./app";
 import type { Bindings } from "./env";
+import { consumeBatch } from "./events/consumer";
+import type { QueueMessage } from "./events/queue-messages";
+import { sweep } from "./events/sweep";
 
 export { AccountFeed } from "./realtime/account-feed";
 export { ConversationRoom } from "./realtime/conversation-room";
@@ -20,4 +23,10 @@ export default {
   fetch(request, env, ctx) {
     return app.fetch(withoutTrailingSlash(request), env, ctx);
   },
-} satisfies ExportedHandler<Bindings>;
+  async queue(batch, env) {
+    await consumeBatch(batch, env);
+  },
+  async scheduled(_controller, env) {
+    await sweep(env);
+  },
+} satisfies ExportedHandler<Bindings, QueueMessage>;

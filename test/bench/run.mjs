@@ -2,6 +2,8 @@
 const suites = {
   "api-scale": () => import("./api-scale.mjs"),
   realtime: () => import("./realtime.mjs"),
+  webhooks: () => import("./webhooks.mjs"),
+  widget: () => import("./widget.mjs"),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

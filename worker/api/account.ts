@@ -5,6 +5,7 @@ import { createRouter } from "../http/router";
 import { accountRoutes } from "../modules/accounts/routes.account";
 import { agentBotAccountRoutes } from "../modules/agent-bots/routes.account";
 import { agentAccountRoutes } from "../modules/agents/routes.account";
+import { automationRuleAccountRoutes } from "../modules/automation-rules/routes.account";
 import { contactAccountRoutes } from "../modules/contacts/routes.account";
 import { conversationAccountRoutes } from "../modules/conversations/routes.account";
 import { customAttributeAccountRoutes } from "../modules/custom-attributes/routes.account";
@@ -14,6 +15,7 @@ import { labelAccountRoutes } from "../modules/labels/routes.account";
 import { liveAccountRoutes } from "../modules/live/routes.account";
 import { messageAccountRoutes } from "../modules/messages/routes.account";
 import { teamAccountRoutes } from "../modules/teams/routes.account";
+import { webhookAccountRoutes } from "../modules/webhooks/routes.account";
 
 const BASE = "/api/v1/accounts/:account_id";
 
@@ -28,7 +30,9 @@ accountApi.route(BASE, teamAccountRoutes);
 accountApi.route(BASE, labelAccountRoutes);
 accountApi.route(BASE, agentBotAccountRoutes);
 accountApi.route(BASE, customAttributeAccountRoutes);
+accountApi.route(BASE, automationRuleAccountRoutes);
 accountApi.route(BASE, messageAccountRoutes);
 accountApi.route(BASE, conversationAccountRoutes);
 accountApi.route(BASE, contactAccountRoutes);
 accountApi.route(BASE, liveAccountRoutes);
+accountApi.route(BASE, webhookAccountRoutes);

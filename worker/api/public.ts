@@ -7,6 +7,7 @@ import {
   publicMessageLimit,
 } from "../http/middleware/rate-limit";
 import { createRouter } from "../http/router";
+import { contactEventPublicRoutes } from "../modules/contacts/routes.events.public";
 import { contactPublicRoutes, contactSessionPublicRoutes } from "../modules/contacts/routes.public";
 import { conversationPublicRoutes } from "../modules/conversations/routes.public";
 import { inboxPublicRoutes } from "../modules/inboxes/routes.public";
@@ -41,6 +42,7 @@ publicApi.post(`${CONTACT}/conversations/:conversation_id/messages`, publicMessa
 publicApi.route(BASE, inboxPublicRoutes);
 publicApi.route(BASE, contactPublicRoutes);
 publicApi.route(BASE, contactSessionPublicRoutes);
+publicApi.route(BASE, contactEventPublicRoutes);
 publicApi.route(BASE, conversationPublicRoutes);
 publicApi.route(BASE, messagePublicRoutes);
 publicApi.route(BASE, liveContactRoutes);

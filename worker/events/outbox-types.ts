@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import type { Bindings } from "../env";
+import type { Outbound } from "../lib/outbound";
 import type { Typer } from "./types";
 
 /** The webhook event names of the spec (Chatwoot's), the only names outbox rows carry. */
@@ -29,11 +30,15 @@ export type OutboxPayload = {
   message_id?: number;
   contact_id?: number;
   inbox_id?: number;
+  /** webwidget_triggered: the visitor's contact_inbox. */
+  contact_inbox_id?: number;
   changed_attributes?: Record<string, { previous_value: unknown; current_value: unknown }>;
   performed_by?: PerformedBy;
   typer?: Typer;
   is_private?: boolean;
   event_info?: Record<string, unknown>;
+  /** The request's origin, so file URLs in the payload are absolute. */
+  origin?: string;
 };
 
 /** An outbox row as the queue consumer hands it to the async listeners. */
@@ -47,7 +52,13 @@ export type OutboxEvent = {
   createdAt: number;
 };
 
-export type AsyncListenerContext = { env: Bindings; db: Db };
+export type AsyncListenerContext = {
+  env: Bindings;
+  db: Db;
+  now: () => number;
+  /** Outbound HTTP (real fetch, or a recorder in tests). */
+  outbound: Outbound;
+};
 
 /** An async listener runs in the queue consumer, once per outbox event (at least once). */
 export type AsyncListener = (event: OutboxEvent, ctx: AsyncListenerContext) => Promise<void>;

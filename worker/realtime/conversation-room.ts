@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import type { Bindings } from "../env";
+import type { Recorder } from "../events/outbox";
 import type { Typer } from "../events/types";
 import {
   type AttachmentRow,
@@ -14,11 +15,15 @@ import {
   type MessageTouch,
   type NewAttachment,
   type NewMessage,
-  updateMessageRow,
 } from "../modules/messages/queries";
 import type { Message, Sender } from "../modules/messages/schema";
 import { loadAttachments } from "../modules/messages/senders";
-import { MessageWriter, type Written } from "./message-writer";
+import {
+  MessageWriter,
+  type UpdateRecorder,
+  type Written,
+  writeMessageUpdate,
+} from "./message-writer";
 import { frame, type SocketIdentity } from "./protocol";
 import { RoomLog } from "./room-log";
 import { RoomSockets } from "./room-sockets";
@@ -39,10 +44,20 @@ export type AppendRequest = {
   /** Files already stored in R2, recorded in the same batch as the message. */
   attachments?: Omit<NewAttachment, "messageId">[];
   view: MessageView;
+  /** Records message_created in the message's batch; null for messages with no event. */
+  record: Recorder | null;
 };
 
-/** `presented` is the agents' view of a new message (absent for an idempotent replay). */
-export type AppendResult = { message: MessageRow; duplicate: boolean; presented?: Message };
+/**
+ * `presented` is the agents' view of a new message (absent for an idempotent replay);
+ * `eventIds` are the outbox rows committed with it, for the caller to relay.
+ */
+export type AppendResult = {
+  message: MessageRow;
+  duplicate: boolean;
+  presented?: Message;
+  eventIds: number[];
+};
 
 /** A durable conversation event, with what each audience may see (null: hidden from it). */
 export type RoomEvent = {
@@ -93,7 +108,8 @@ export class ConversationRoom extends DurableObject<Bindings> {
     }
     const pending = this.inflight.get(key);
     if (pending) {
-      return { ...(await pending), duplicate: true };
+      // The original relays the events; the replay only learns the row.
+      return { ...(await pending), duplicate: true, eventIds: [] };
     }
     const work = this.appendOnce(req, key);
     this.inflight.set(key, work);
@@ -104,21 +120,30 @@ export class ConversationRoom extends DurableObject<Bindings> {
     }
   }
 
+  /** Updates a message and records message_updated with it (unless `record` is null). */
   async updateMessage(
     conversationId: number,
     messageId: number,
     values: Partial<NewMessage>,
     view: MessageView,
-  ): Promise<MessageRow | undefined> {
+    record: UpdateRecorder | null,
+  ): Promise<{ message: MessageRow; eventIds: number[] } | undefined> {
     const db = this.db();
-    const [row] = await updateMessageRow(db, conversationId, messageId, values);
-    if (row) {
-      const attachments = (await loadAttachments(db, [row])).get(row.id) ?? [];
-      await this.enqueue(() => {
-        this.broadcastMessage("message.updated", row, attachments, view);
-      });
+    const { row, eventIds } = await writeMessageUpdate(
+      db,
+      conversationId,
+      messageId,
+      values,
+      record,
+    );
+    if (!row) {
+      return undefined;
     }
-    return row;
+    const attachments = (await loadAttachments(db, [row])).get(row.id) ?? [];
+    await this.enqueue(() => {
+      this.broadcastMessage("message.updated", row, attachments, view);
+    });
+    return { message: row, eventIds };
   }
 
   /** Publishes a durable conversation event to everyone allowed to see it. */
@@ -169,7 +194,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
   private async appendOnce(req: AppendRequest, key: string): Promise<AppendResult> {
     const existing = await findByIdempotencyKey(this.db(), req.conversationId, key);
     if (existing) {
-      return { message: existing, duplicate: true };
+      return { message: existing, duplicate: true, eventIds: [] };
     }
     return { ...(await this.write(req)), duplicate: false };
   }

@@ -1,4 +1,6 @@
+import type { SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { eventWrites, type OutboxEntry, type Recorder, SYSTEM } from "../events/outbox";
 import { isUniqueViolation } from "../lib/db-errors";
 import type { AttachmentRow } from "../modules/messages/presenter";
 import {
@@ -7,17 +9,31 @@ import {
   type MessageRow,
   maxSeq,
   messageIdAt,
+  type NewMessage,
   touchContact,
   touchConversation,
+  updateMessageRow,
 } from "../modules/messages/queries";
 import type { Message } from "../modules/messages/schema";
 import type { AppendRequest } from "./conversation-room";
 
+const NO_RECORDER: Recorder = { performedBy: SYSTEM, origin: "", at: 0 };
+
+function createdEvent(req: AppendRequest, messageId: SQL<number>): OutboxEntry {
+  return {
+    name: "message_created",
+    accountId: req.values.accountId,
+    conversation: req.conversationId,
+    payload: { inbox_id: req.values.inboxId, is_private: req.values.private ?? false },
+    refs: { message_id: messageId },
+  };
+}
+
 /** Messages committed to D1 in one batch at most; keeps a batch well under D1's limits. */
 const MAX_GROUP = 40;
 
-/** A stored message, with what the room made of it for agents. */
-export type Written = { message: MessageRow; presented: Message };
+/** A stored message, with what the room made of it for agents, and its outbox rows. */
+export type Written = { message: MessageRow; presented: Message; eventIds: number[] };
 
 type Pending = {
   req: AppendRequest;
@@ -115,21 +131,28 @@ export class MessageWriter {
     }
     const db = this.db();
     const statements = [];
-    const spans: { start: number; files: number }[] = [];
+    const spans: { start: number; files: number; eventIds: (results: unknown[]) => number[] }[] =
+      [];
     for (const { req, seq } of group) {
       const files = req.attachments ?? [];
       const messageId = messageIdAt(req.conversationId, seq);
-      spans.push({ start: statements.length, files: files.length });
+      const start = statements.length;
       statements.push(
         insertMessage(db, { ...req.values, conversationId: req.conversationId, seq }),
         touchConversation(db, req.conversationId, req.touch),
         ...(req.contactId ? [touchContact(db, req.contactId, req.touch.at)] : []),
-        ...files.map((a) => insertAttachment(db, { ...a, messageId })),
       );
+      // message_created commits with the message itself (activity messages have no event).
+      const events = req.record ? [createdEvent(req, messageId)] : [];
+      const writes = eventWrites(db, events, req.record ?? NO_RECORDER);
+      const eventsAt = statements.length;
+      statements.push(...writes.statements);
+      statements.push(...files.map((a) => insertAttachment(db, { ...a, messageId })));
+      spans.push({ start, files: files.length, eventIds: (r) => writes.ids(r, eventsAt) });
     }
     const results = (await db.batch(statements as never)) as unknown[][];
     group.forEach((p, i) => {
-      const span = spans[i] as { start: number; files: number };
+      const span = spans[i] as (typeof spans)[number];
       const row = results[span.start]?.[0] as MessageRow | undefined;
       const end = (spans[i + 1]?.start ?? results.length) as number;
       const attachments = results.slice(end - span.files, end).flat() as AttachmentRow[];
@@ -138,7 +161,7 @@ export class MessageWriter {
         return;
       }
       const presented = this.written(row, span.files === 0 ? [] : attachments, p.req);
-      p.resolve({ message: row, presented });
+      p.resolve({ message: row, presented, eventIds: span.eventIds(results) });
     });
   }
 
@@ -166,4 +189,36 @@ export class MessageWriter {
     });
     return this.ready;
   }
+}
+
+/** Who updates a message of which account and inbox, for its message_updated row. */
+export type UpdateRecorder = Recorder & { accountId: number; inboxId: number; isPrivate: boolean };
+
+/** A message update and its message_updated event in one batch (no event if no row matched). */
+export async function writeMessageUpdate(
+  db: Db,
+  conversationId: number,
+  messageId: number,
+  values: Partial<NewMessage>,
+  record: UpdateRecorder | null,
+): Promise<{ row: MessageRow | undefined; eventIds: number[] }> {
+  const events: OutboxEntry[] = record
+    ? [
+        {
+          name: "message_updated",
+          accountId: record.accountId,
+          conversation: conversationId,
+          payload: {
+            inbox_id: record.inboxId,
+            message_id: messageId,
+            is_private: record.isPrivate,
+          },
+          ifChanged: true,
+        },
+      ]
+    : [];
+  const writes = eventWrites(db, events, record ?? NO_RECORDER);
+  const update = updateMessageRow(db, conversationId, messageId, values);
+  const results = (await db.batch([update, ...writes.statements] as never)) as unknown[];
+  return { row: (results[0] as MessageRow[])[0], eventIds: writes.ids(results, 1) };
 }

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createDb } from "../../../worker/db/client";
 import type { EventBus } from "../../../worker/events/bus";
 import type { DomainEvent } from "../../../worker/events/types";
 import {
   resolvePublicContact,
   resolvePublicInbox,
 } from "../../../worker/http/middleware/auth-contact";
+import { createDeps } from "../../../worker/http/middleware/services";
 import {
   loadOwnConversation,
   markSeenByContact,
@@ -236,11 +236,12 @@ describe("conversation actions", () => {
 
 describe("events of the visitor's actions", () => {
   function recordingScope(emitted: DomainEvent[]) {
+    const deps = createDeps(env);
     const events: EventBus = {
+      ...deps.events,
       emit: (name, payload) => emitted.push({ name, payload } as DomainEvent),
-      flush: async () => {},
     };
-    return { db: createDb(env.DB), env, now: () => Math.floor(Date.now() / 1000), events };
+    return { ...deps, events };
   }
 
   it("emits typing on/off with the contact as typer, and conversation.read", async () => {
@@ -252,8 +253,8 @@ describe("events of the visitor's actions", () => {
     const actor = await resolvePublicContact(deps.db, inbox, contact.source_id);
     const scope = { deps, account, actor, role: "contact" as const, origin: "http://x" };
     const row = await loadOwnConversation(scope, conversation.id);
-    setContactTyping(scope, row, true);
-    setContactTyping(scope, row, false);
+    await setContactTyping(scope, row, true);
+    await setContactTyping(scope, row, false);
     await markSeenByContact(scope, row);
     expect(emitted.map((e) => e.name)).toEqual([
       "conversation.typing_on",

@@ -187,3 +187,20 @@ describe("PATCH messages/{id} (submitted values)", () => {
     expect((await conversationByUuid(s.conversation.uuid))?.status).toBe("open");
   });
 });
+
+describe("echo_id", () => {
+  it("makes a retried send return the first message instead of a second one", async () => {
+    const w = await createPublicWorld();
+    const { path } = await createPublicConversation(w.base);
+    const send = () =>
+      pub(`${path}/messages`, {
+        method: "POST",
+        body: { content: "only once", echo_id: "retry-1" },
+      });
+    const [a, b] = await Promise.all([send(), send()]);
+    const c = await send();
+    expect(new Set([a.body.id, b.body.id, c.body.id]).size).toBe(1);
+    const list = await pub(`${path}/messages`);
+    expect(list.body.filter((m: { content: string }) => m.content === "only once")).toHaveLength(1);
+  });
+});

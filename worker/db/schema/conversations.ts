@@ -51,6 +51,8 @@ export const conversations = sqliteTable(
     firstReplyCreatedAt: integer("first_reply_created_at"),
     waitingSince: integer("waiting_since"),
     lastActivityAt: integer("last_activity_at").notNull(),
+    /** The last conversation_seq handed to an outbox event of this conversation. */
+    eventSeq: integer("event_seq").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -44,7 +44,10 @@ export const webhooks = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("webhooks_account").on(t.accountId)],
+  (t) => [
+    index("webhooks_account").on(t.accountId),
+    uniqueIndex("webhooks_account_url_unique").on(t.accountId, t.url),
+  ],
 );
 
 export const DELIVERY_STATUSES = ["pending", "retrying", "succeeded", "failed"] as const;
@@ -80,14 +83,23 @@ export const webhookDeliveries = sqliteTable(
       .default([]),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
+    lastLatencyMs: integer("last_latency_ms"),
+    /** When the next attempt is due, or until when a running attempt holds the delivery. */
     nextAttemptAt: integer("next_attempt_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("webhook_deliveries_delivery_unique").on(t.deliveryId),
-    uniqueIndex("webhook_deliveries_event_target_unique").on(t.eventId, t.targetType, t.targetId),
+    // A bot gets conversation_opened beside conversation_status_changed for one outbox event.
+    uniqueIndex("webhook_deliveries_event_target_name_unique").on(
+      t.eventId,
+      t.targetType,
+      t.targetId,
+      t.event,
+    ),
     index("webhook_deliveries_target").on(t.targetType, t.targetId, t.id),
+    index("webhook_deliveries_due").on(t.status, t.nextAttemptAt),
   ],
 );
 

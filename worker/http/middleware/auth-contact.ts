@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
+import { performerOf } from "../../events/outbox";
 import type { Actor } from "../../modules/access-tokens/service";
 import { type AccountRow, findAccount } from "../../modules/accounts/queries";
 import {
@@ -78,6 +79,7 @@ export const publicContact = createMiddleware<PublicContactEnv>(async (c, next) 
   const sourceId = c.req.param("contact_identifier") ?? "";
   const actor = await resolvePublicContact(c.var.deps.db, c.var.inbox, sourceId);
   c.set("actor", actor);
+  c.set("deps", { ...c.var.deps, performedBy: performerOf(actor) });
   c.set("role", "contact");
   c.set("contact", actor.contact);
   c.set("contactInbox", actor.contactInbox);

@@ -1,4 +1,5 @@
 import { createMiddleware } from "hono/factory";
+import { performerOf } from "../../events/outbox";
 import { resolveToken } from "../../modules/access-tokens/service";
 import type { AccountEnv } from "../context";
 import { ApiError } from "../errors";
@@ -15,5 +16,6 @@ export const authUser = createMiddleware<AccountEnv>(async (c, next) => {
     throw new ApiError("invalid_token");
   }
   c.set("actor", actor);
+  c.set("deps", { ...c.var.deps, performedBy: performerOf(actor) });
   await next();
 });

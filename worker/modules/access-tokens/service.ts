@@ -12,7 +12,9 @@ export type Actor =
   | { kind: "user"; user: UserRow }
   | { kind: "bot"; bot: AgentBotRow }
   | { kind: "platform"; platformAppId: number }
-  | { kind: "contact"; contact: ContactRow; contactInbox: ContactInboxRow };
+  | { kind: "contact"; contact: ContactRow; contactInbox: ContactInboxRow }
+  /** An automation rule performing its actions (worker/modules/automation-rules). */
+  | { kind: "automation"; ruleId: number };
 
 /** Resolves an `api_access_token` to its owner (one D1 round trip), or null when it matches nothing. */
 export async function resolveToken(db: Db, token: string): Promise<Actor | null> {

@@ -1,4 +1,5 @@
 import type { z } from "@hono/zod-openapi";
+import type { ContactWebhook } from "../webhooks/schema.payloads";
 import type { ContactInboxRow, ContactRow } from "./queries";
 import type { ContactInboxSchema, ContactPageSchema, ContactSchema } from "./schema";
 import type { PublicContact, PublicContactSession } from "./schema.public";
@@ -122,3 +123,25 @@ export const presentPublicContactSession = (
   source_id: session.sourceId,
   pubsub_token: session.pubsubToken,
 });
+
+/** The webhook variant (Chatwoot's contact `webhook_data`). */
+export function presentContactWebhook(
+  row: ContactRow,
+  account: { id: number; name: string },
+  origin: string,
+): ContactWebhook {
+  const avatar = absolute(row.avatarUrl, origin);
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone_number: row.phoneNumber,
+    identifier: row.identifier,
+    avatar,
+    thumbnail: avatar,
+    blocked: row.blocked,
+    additional_attributes: row.additionalAttributes,
+    custom_attributes: row.customAttributes,
+    account,
+  };
+}

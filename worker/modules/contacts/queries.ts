@@ -144,18 +144,26 @@ export const findContactInboxBySource = (db: Db, inboxId: number, sourceId: stri
     .where(and(eq(contactInboxes.inboxId, inboxId), eq(contactInboxes.sourceId, sourceId)))
     .get();
 
-/** The contact and its contact_inbox atomically; the batch's last_insert_rowid() is the contact. */
-export async function insertContactWithInbox(
+/**
+ * The statements inserting a contact and its contact_inbox, for one batch; the contact_inbox
+ * takes the batch's last_insert_rowid(), which is the contact.
+ */
+export const insertContactWithInbox = (
   db: Db,
   values: NewContact,
   inbox: Omit<NewContactInbox, "contactId">,
-): Promise<ContactRow | undefined> {
-  const [inserted] = await db.batch([
+) =>
+  [
     db.insert(contacts).values(values).returning(),
     db.insert(contactInboxes).values({ ...inbox, contactId: sql`last_insert_rowid()` }),
-  ]);
-  return inserted[0];
-}
+  ] as const;
+
+/** The contact behind a contact_inbox, as SQL for later statements of the batch creating it. */
+export const contactIdBySource = (db: Db, inboxId: number, sourceId: string) =>
+  sql`(${db
+    .select({ id: contactInboxes.contactId })
+    .from(contactInboxes)
+    .where(and(eq(contactInboxes.inboxId, inboxId), eq(contactInboxes.sourceId, sourceId)))})`;
 
 export const insertContactInbox = (db: Db, values: NewContactInbox) =>
   db.insert(contactInboxes).values(values).returning();

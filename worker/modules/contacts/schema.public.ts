@@ -84,3 +84,22 @@ export const PublicContactSessionSchema = PublicContactSchema.extend({
 
 export type PublicContact = z.infer<typeof PublicContactSchema>;
 export type PublicContactSession = z.infer<typeof PublicContactSessionSchema>;
+
+/** Chatwoot's widget events (`POST /api/v1/widget/events`): only the widget being opened. */
+export const WidgetEventSchema = z
+  .object({
+    name: z.literal("webwidget.triggered").openapi({ example: "webwidget.triggered" }),
+    event_info: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({
+        description: "What the widget knows: initiated_at, referer, widget_language, browser …",
+        example: {
+          initiated_at: { timestamp: "2026-01-01T10:00:00Z" },
+          referer: "https://x.test/",
+        },
+      }),
+  })
+  .openapi("WidgetEvent");
+
+export type WidgetEvent = z.infer<typeof WidgetEventSchema>;

@@ -1,3 +1,4 @@
+import { recordEvents } from "../../events/outbox";
 import type { Deps } from "../../http/context";
 import { ApiError } from "../../http/errors";
 import { hmacSha256Hex, timingSafeEqual } from "../../lib/hmac";
@@ -12,7 +13,7 @@ import {
   insertContactInbox,
   markHmacVerified,
 } from "./queries";
-import type { PublicContactInput } from "./schema.public";
+import type { PublicContactInput, WidgetEvent } from "./schema.public";
 import { createContact, updateContact } from "./service";
 
 /** A visitor's contact and the contact_inbox its source_id names. */
@@ -160,4 +161,28 @@ export async function updatePublicContact(
     contactInbox,
     labels: await contactLabelTitles(deps.db, updated.id),
   };
+}
+
+/**
+ * Chatwoot parity: the widget reports being opened; nothing is stored but the outbox row, which
+ * becomes webwidget_triggered for webhooks and the inbox's agent bot.
+ */
+export async function recordWidgetEvent(
+  deps: Deps,
+  inbox: InboxRow,
+  contactInbox: ContactInboxFullRow,
+  input: WidgetEvent,
+): Promise<void> {
+  await recordEvents(deps, [
+    {
+      name: "webwidget_triggered",
+      accountId: inbox.accountId,
+      payload: {
+        contact_id: contactInbox.contactId,
+        contact_inbox_id: contactInbox.id,
+        inbox_id: inbox.id,
+        event_info: input.event_info ?? {},
+      },
+    },
+  ]);
 }

@@ -1,3 +1,4 @@
+import { commitWithEvents, type OutboxEntry } from "../../events/outbox";
 import type { Deps } from "../../http/context";
 import { ApiError } from "../../http/errors";
 import { isUniqueViolation } from "../../lib/db-errors";
@@ -6,9 +7,11 @@ import { pickDefined } from "../../lib/patch";
 import { validateCustomAttributes } from "../custom-attributes/validate";
 import { deleteStored, fileUrl, IMAGE_TYPES, storeUpload } from "../files/storage";
 import { findInbox, type InboxRow } from "../inboxes/queries";
+import { contactChanges, contactUpdatedEvents } from "./events";
 import {
   type ContactInboxRow,
   type ContactRow,
+  contactIdBySource,
   deleteContact as deleteContactRow,
   findContact,
   findContactBy,
@@ -132,8 +135,14 @@ export async function createContact(
   );
   const { values, uploaded } = await contactValues(deps, accountId, input, origin);
   let contact: ContactRow | undefined;
+  const created: OutboxEntry = {
+    name: "contact_created",
+    accountId,
+    payload: { inbox_id: inbox.id },
+    refs: { contact_id: contactIdBySource(deps.db, inbox.id, sourceId) },
+  };
   try {
-    contact = await insertContactWithInbox(
+    const inserts = insertContactWithInbox(
       deps.db,
       {
         ...values,
@@ -143,6 +152,8 @@ export async function createContact(
       },
       { inboxId: inbox.id, sourceId, pubsubToken: secureToken() },
     );
+    const [rows] = await commitWithEvents(deps, [...inserts], [created]);
+    contact = (rows as ContactRow[])[0];
   } catch (err) {
     await deleteStored(deps.env, uploaded);
     throw clash(err);
@@ -172,14 +183,18 @@ export async function updateContact(
     ));
   const { values, uploaded } = await contactValues(deps, contact.accountId, input, origin);
   let row: ContactRow | undefined;
+  const merge = { custom, additional: input.additional_attributes };
+  const events = contactUpdatedEvents(contact, contactChanges(contact, values, merge));
   try {
-    [row] = await updateContactRow(
+    const update = updateContactRow(
       deps.db,
       contact.accountId,
       contact.id,
       { ...values, updatedAt: deps.now() },
-      { custom, additional: input.additional_attributes },
+      merge,
     );
+    const [rows] = await commitWithEvents(deps, [update], events);
+    row = (rows as ContactRow[])[0];
   } catch (err) {
     await deleteStored(deps.env, uploaded);
     throw clash(err);

@@ -1,3 +1,4 @@
+import type { OutboxEntry } from "../../events/outbox";
 import type { ChangedAttributes } from "../../events/types";
 import type { ConversationScope } from "./access";
 import type { ConversationRow } from "./queries";
@@ -53,4 +54,20 @@ export function emitChanges(
   if (changed.team_id) {
     events.emit("team.changed", { conversation: after, previousTeamId: before.teamId });
   }
+}
+
+/**
+ * The outbox events of a change (Chatwoot's order: status first), recorded in the batch of the
+ * update itself. `changed` is computed before the write, from the row the caller loaded.
+ */
+export function changeEvents(row: ConversationRow, changed: ChangedAttributes): OutboxEntry[] {
+  if (Object.keys(changed).length === 0) {
+    return [];
+  }
+  const payload = { inbox_id: row.inboxId, changed_attributes: changed };
+  const base = { accountId: row.accountId, conversation: row.id, payload };
+  return [
+    ...(changed.status ? [{ ...base, name: "conversation_status_changed" as const }] : []),
+    { ...base, name: "conversation_updated" as const },
+  ];
 }

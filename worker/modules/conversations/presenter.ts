@@ -3,8 +3,10 @@ import { presentAgent } from "../agents/presenter";
 import type { AgentRow } from "../agents/queries";
 import type { PublicContact } from "../contacts/schema.public";
 import type { Message, PublicMessage } from "../messages/schema";
+import { contactSender, userSender } from "../messages/senders";
 import { presentTeam } from "../teams/presenter";
 import type { TeamRow } from "../teams/queries";
+import type { ConversationWebhook } from "../webhooks/schema.payloads";
 import type { ContactInboxRow, ContactRow, ConversationRow } from "./queries";
 import type { ConversationContactSchema, ConversationJson } from "./schema";
 import type { PublicConversation } from "./schema.public";
@@ -107,5 +109,59 @@ export function presentPublicConversation(
     agent_last_seen_at: row.agentLastSeenAt ?? 0,
     messages,
     contact,
+  };
+}
+
+/**
+ * The webhook variant (Chatwoot's conversation `webhook_data`): `id` is the display_id, the
+ * meta carries push-event data. The contact_inbox leaves out the pubsub_token, a live-socket
+ * credential a receiver has no use for.
+ */
+export function presentConversationWebhook(
+  row: ConversationRow,
+  parts: ConversationParts,
+): ConversationWebhook {
+  const ci = parts.contactInbox;
+  return {
+    id: row.displayId,
+    uuid: row.uuid,
+    account_id: row.accountId,
+    inbox_id: row.inboxId,
+    channel: parts.channelType,
+    can_reply: REPLYABLE_CHANNELS.has(parts.channelType) && !parts.contact.blocked,
+    contact_inbox: ci
+      ? {
+          id: ci.id,
+          contact_id: ci.contactId,
+          inbox_id: ci.inboxId,
+          source_id: ci.sourceId,
+          hmac_verified: ci.hmacVerified,
+          created_at: ci.createdAt,
+          updated_at: ci.updatedAt,
+        }
+      : null,
+    messages: parts.lastMessage ? [parts.lastMessage] : [],
+    labels: parts.labels,
+    meta: {
+      sender: contactSender(parts.contact),
+      assignee: parts.assignee ? userSender(parts.assignee.user) : null,
+      team: parts.team ? { id: parts.team.id, name: parts.team.name } : null,
+      hmac_verified: ci?.hmacVerified ?? false,
+    },
+    status: row.status,
+    priority: row.priority,
+    muted: row.muted,
+    additional_attributes: row.additionalAttributes,
+    custom_attributes: row.customAttributes,
+    snoozed_until: row.snoozedUntil,
+    unread_count: parts.unreadCount,
+    first_reply_created_at: row.firstReplyCreatedAt,
+    waiting_since: row.waitingSince,
+    agent_last_seen_at: row.agentLastSeenAt ?? 0,
+    contact_last_seen_at: row.contactLastSeenAt ?? 0,
+    last_activity_at: row.lastActivityAt,
+    timestamp: row.createdAt,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
   };
 }

@@ -122,6 +122,10 @@ export const insertConversation = (
     })
     .returning();
 
+/** The id of the conversation with this freshly generated uuid, for later statements of its batch. */
+export const conversationIdByUuid = (db: Db, uuid: string) =>
+  sql`(${db.select({ id: conversations.id }).from(conversations).where(eq(conversations.uuid, uuid))})`;
+
 export const updateConversationRow = (db: Db, id: number, values: Partial<NewConversation>) =>
   db.update(conversations).set(values).where(eq(conversations.id, id)).returning();
 

@@ -160,7 +160,7 @@ export const conversationPublicRoutes = createRouter<PublicContactEnv>()
   .openapi(typing, async (c) => {
     const scope = contactScopeOf(c);
     const row = await loadOwnConversation(scope, c.req.valid("param").conversation_id);
-    setContactTyping(scope, row, c.req.valid("json").typing_status === "on");
+    await setContactTyping(scope, row, c.req.valid("json").typing_status === "on");
     return c.json({}, 200);
   })
   .openapi(seen, async (c) => {

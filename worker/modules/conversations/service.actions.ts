@@ -1,9 +1,10 @@
 import type { ConversationStatus } from "../../db/schema";
+import { commitWithEvents } from "../../events/outbox";
 import { ApiError } from "../../http/errors";
 import { type AgentRow, findAgent } from "../agents/queries";
 import { type TeamRow, teamIdsOfUser } from "../teams/queries";
 import type { ConversationScope } from "./access";
-import { emitChanges } from "./events";
+import { changedAttributes, changeEvents, emitChanges } from "./events";
 import { callerUserId } from "./policy";
 import {
   type ConversationRow,
@@ -16,15 +17,21 @@ import {
 import type { ConversationUpdate } from "./schema.actions";
 import { checkAssignee, checkConversationAttributes, checkTeam } from "./service";
 
+/** Writes `values` and the events of what they change, in one batch. */
 async function save(
   scope: ConversationScope,
   row: ConversationRow,
   values: Partial<NewConversation>,
 ): Promise<ConversationRow> {
-  const [updated] = await updateConversationRow(scope.deps.db, row.id, {
-    ...values,
-    updatedAt: scope.deps.now(),
-  });
+  const { deps } = scope;
+  const write = { ...values, updatedAt: deps.now() };
+  const events = changeEvents(row, changedAttributes(row, { ...row, ...write }));
+  const [rows] = await commitWithEvents(
+    deps,
+    [updateConversationRow(deps.db, row.id, write)],
+    events,
+  );
+  const updated = (rows as ConversationRow[])[0];
   if (updated) {
     emitChanges(scope, row, updated);
   }
@@ -135,7 +142,14 @@ export async function setLabels(
   const wanted = [...new Set(titles)].sort();
   const before = await labelsOf(db, row.id);
   const touch = updateConversationRow(db, row.id, { updatedAt: scope.deps.now() });
-  const results = await db.batch([...replaceLabels(db, row.id, wanted), touch]);
+  const changed = { label_list: { previous_value: before, current_value: wanted } };
+  const events =
+    JSON.stringify(before) === JSON.stringify(wanted) ? [] : changeEvents(row, changed);
+  const results = await commitWithEvents(
+    scope.deps,
+    [...replaceLabels(db, row.id, wanted), touch],
+    events,
+  );
   const updated = results[results.length - 1] as ConversationRow[];
   const after = await labelsOf(db, row.id);
   if (JSON.stringify(before) !== JSON.stringify(after)) {

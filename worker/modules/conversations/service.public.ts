@@ -13,6 +13,7 @@ import {
 } from "./queries.public";
 import { createConversation } from "./service";
 import { toggleStatus } from "./service.actions";
+import { setTyping } from "./service.typing";
 
 /** A contact has at most this many conversations listed (its latest ones). */
 export const LISTED_CONVERSATIONS = 100;
@@ -81,11 +82,11 @@ export const resolveOwnConversation = (scope: ContactScope, row: ConversationRow
     ? Promise.resolve(row)
     : toggleStatus(scope, row, { status: "resolved" });
 
-/** Typing is never stored: it is only an event for the conversation's live listeners. */
+/** Typing is never stored: an event for the live listeners, and an outbox row of its own. */
 export function setContactTyping(scope: ContactScope, row: ConversationRow, on: boolean) {
   const { contact } = actorOf(scope);
-  scope.deps.events.emit(on ? "conversation.typing_on" : "conversation.typing_off", {
-    conversation: row,
+  return setTyping(scope, row, {
+    on,
     typer: { type: "contact", id: contact.id, name: contact.name },
     isPrivate: false,
   });
@@ -121,7 +122,13 @@ export async function sendAsContact(
   row: ConversationRow,
   input: { content?: string | null; echoId?: string; files?: File[] },
 ): Promise<MessageRow> {
-  const { message } = await createMessage(scope, row, { ...input, messageType: "incoming" });
+  // The widget retries with the same echo_id: the room answers a retry with the first message.
+  const idempotencyKey = input.echoId ? `echo:${input.echoId}` : undefined;
+  const { message } = await createMessage(scope, row, {
+    ...input,
+    messageType: "incoming",
+    idempotencyKey,
+  });
   return message;
 }
 

@@ -1,4 +1,5 @@
 import type { ConversationStatus } from "../../db/schema";
+import { commitWithEvents, type OutboxEntry } from "../../events/outbox";
 import { ApiError } from "../../http/errors";
 import { secureToken } from "../../lib/ids";
 import { validateCustomAttributes } from "../custom-attributes/validate";
@@ -13,6 +14,7 @@ import {
   type ContactRow,
   type ConversationRow,
   contactInboxIdOf,
+  conversationIdByUuid,
   findById,
   findContact,
   findContactInbox,
@@ -160,9 +162,10 @@ async function insertChecked(
 ): Promise<ConversationRow> {
   const { db } = scope.deps;
   const now = scope.deps.now();
+  const uuid = crypto.randomUUID();
   const insert = insertConversation(db, {
     accountId: scope.account.id,
-    uuid: crypto.randomUUID(),
+    uuid,
     inboxId: p.inbox.id,
     contactId: p.contact.id,
     contactInboxId: contactInboxIdOf(db, p.inbox.id, p.sourceId),
@@ -178,18 +181,24 @@ async function insertChecked(
     createdAt: now,
     updatedAt: now,
   });
-  if (p.existing) {
-    const [row] = await insert;
-    return stored(row);
-  }
-  const newContactInbox = insertContactInbox(db, {
-    contactId: p.contact.id,
-    inboxId: p.inbox.id,
-    sourceId: p.sourceId,
-    pubsubToken: secureToken(),
-  });
-  const [, [row]] = await db.batch([newContactInbox, insert]);
-  return stored(row);
+  const created: OutboxEntry = {
+    name: "conversation_created",
+    accountId: scope.account.id,
+    conversation: conversationIdByUuid(db, uuid),
+    payload: { inbox_id: p.inbox.id, contact_id: p.contact.id },
+  };
+  const newContactInbox = p.existing
+    ? []
+    : [
+        insertContactInbox(db, {
+          contactId: p.contact.id,
+          inboxId: p.inbox.id,
+          sourceId: p.sourceId,
+          pubsubToken: secureToken(),
+        }),
+      ];
+  const results = await commitWithEvents(scope.deps, [...newContactInbox, insert], [created]);
+  return stored((results[results.length - 1] as ConversationRow[])[0]);
 }
 
 function stored(row: ConversationRow | undefined): ConversationRow {

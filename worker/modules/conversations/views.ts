@@ -1,7 +1,12 @@
 import type { Db } from "../../db/client";
 import type { MessageConversationContext } from "../messages/presenter";
 import { presentMessages } from "../messages/views";
-import { presentConversation } from "./presenter";
+import type { ConversationWebhook } from "../webhooks/schema.payloads";
+import {
+  type ConversationParts,
+  presentConversation,
+  presentConversationWebhook,
+} from "./presenter";
 import type { ConversationRow } from "./queries";
 import { loadRelated } from "./queries.related";
 import type { ConversationJson } from "./schema";
@@ -13,14 +18,8 @@ export type ViewContext = {
   origin: string;
 };
 
-/** Presents conversation rows (a page at most) with a fixed number of queries. */
-export async function presentConversations(
-  view: ViewContext,
-  rows: ConversationRow[],
-): Promise<ConversationJson[]> {
-  if (rows.length === 0) {
-    return [];
-  }
+/** Everything presenting `rows` needs, loaded with a fixed number of queries. */
+async function loadParts(view: ViewContext, rows: ConversationRow[]): Promise<ConversationParts[]> {
   const related = await loadRelated(view.db, view.accountId, rows, view.callerUserId);
   const contexts = new Map<number, MessageConversationContext>();
   for (const row of rows) {
@@ -42,7 +41,7 @@ export async function presentConversations(
       throw new Error(`conversation ${row.id} has no contact`);
     }
     const team = row.teamId ? (related.teams.get(row.teamId) ?? null) : null;
-    return presentConversation(row, {
+    return {
       contact,
       contactInbox: row.contactInboxId
         ? (related.contactInboxes.get(row.contactInboxId) ?? null)
@@ -54,8 +53,31 @@ export async function presentConversations(
       labels: related.labels.get(row.id) ?? [],
       lastMessage: lastMessages.get(row.id) ?? null,
       unreadCount: related.unread.get(row.id) ?? 0,
-    });
+    };
   });
+}
+
+/** Presents conversation rows (a page at most) with a fixed number of queries. */
+export async function presentConversations(
+  view: ViewContext,
+  rows: ConversationRow[],
+): Promise<ConversationJson[]> {
+  if (rows.length === 0) {
+    return [];
+  }
+  const parts = await loadParts(view, rows);
+  return rows.map((row, i) => presentConversation(row, parts[i] as ConversationParts));
+}
+
+/** The conversation's webhook data (nested in every conversation and message event). */
+export async function conversationWebhookData(
+  db: Db,
+  row: ConversationRow,
+  origin: string,
+): Promise<ConversationWebhook> {
+  const view = { db, accountId: row.accountId, callerUserId: null, origin };
+  const [parts] = await loadParts(view, [row]);
+  return presentConversationWebhook(row, parts as ConversationParts);
 }
 
 export async function presentOne(

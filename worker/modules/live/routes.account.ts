@@ -7,6 +7,7 @@ import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { AccountParams, accountParams, IdParam } from "../../http/schemas/ids";
 import { feedFor, roomFor } from "../../realtime/room";
 import { loadConversationFor, scopeOf } from "../conversations/access";
+import { setTyping } from "../conversations/service.typing";
 import { listMemberInboxes } from "../inboxes/queries";
 import { LiveQuery, TypingSchema, upgradeResponse } from "./schema";
 import { agentIdentity, assertUpgrade, forward } from "./service";
@@ -86,13 +87,10 @@ export const liveAccountRoutes = createRouter<AccountEnv>()
     );
     const { typing_status, is_private } = c.req.valid("json");
     const me = agentIdentity(c.var.actor);
-    c.var.deps.events.emit(
-      typing_status === "on" ? "conversation.typing_on" : "conversation.typing_off",
-      {
-        conversation,
-        typer: { type: me.kind === "agent_bot" ? "agent_bot" : "user", id: me.id, name: me.name },
-        isPrivate: is_private ?? false,
-      },
-    );
+    await setTyping(scopeOf(c), conversation, {
+      on: typing_status === "on",
+      typer: { type: me.kind === "agent_bot" ? "agent_bot" : "user", id: me.id, name: me.name },
+      isPrivate: is_private ?? false,
+    });
     return c.json({}, 200);
   });

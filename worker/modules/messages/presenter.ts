@@ -1,7 +1,9 @@
 import type { attachments as attachmentsTable } from "../../db/schema";
 import { fileUrl } from "../files/storage";
+import type { ConversationWebhook, MessageWebhook } from "../webhooks/schema.payloads";
 import type { MessageRow } from "./queries";
 import type { Attachment, Message, PublicMessage, Sender } from "./schema";
+import { MESSAGE_TYPE_NAMES } from "./types";
 
 export type AttachmentRow = typeof attachmentsTable.$inferSelect;
 
@@ -102,5 +104,40 @@ export function presentPublicMessage(
     echo_id: row.echoId,
     attachments: extras.attachments.map((a) => presentAttachment(a, extras.origin)),
     sender: extras.sender,
+  };
+}
+
+export type MessageWebhookParts = {
+  sender: Sender | null;
+  attachments: AttachmentRow[];
+  origin: string;
+  inbox: { id: number; name: string };
+  account: { id: number; name: string };
+  conversation: ConversationWebhook;
+};
+
+/**
+ * The webhook variant (Chatwoot's message `webhook_data`): message_type as a string and
+ * created_at as ISO 8601, unlike the REST shape; the conversation's webhook data nested.
+ */
+export function presentMessageWebhook(row: MessageRow, parts: MessageWebhookParts): MessageWebhook {
+  return {
+    id: row.id,
+    content: row.content,
+    content_type: row.contentType,
+    content_attributes: row.contentAttributes,
+    message_type: MESSAGE_TYPE_NAMES[row.messageType] ?? "outgoing",
+    private: row.private,
+    status: row.status,
+    source_id: row.sourceId,
+    echo_id: row.echoId,
+    seq: row.seq,
+    created_at: new Date(row.createdAt * 1000).toISOString(),
+    additional_attributes: row.additionalAttributes,
+    sender: parts.sender,
+    inbox: parts.inbox,
+    account: parts.account,
+    conversation: parts.conversation,
+    attachments: parts.attachments.map((a) => presentAttachment(a, parts.origin)),
   };
 }

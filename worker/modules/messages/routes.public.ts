@@ -17,7 +17,7 @@ import {
 import { presentPublicMessages } from "../conversations/views.public";
 import type { MessageRow } from "./queries";
 import { PublicMessageSchema } from "./schema";
-import { MAX_ATTACHMENTS, MAX_CONTENT_LENGTH } from "./schema.requests";
+import { MAX_CONTENT_LENGTH, multipartWithAttachments } from "./schema.requests";
 
 const tags = ["Public API"];
 const BASE = "/contacts/{contact_identifier}/conversations/{conversation_id}/messages";
@@ -33,26 +33,9 @@ const fields = {
 
 const PublicMessageCreateSchema = z.object(fields).openapi("PublicMessageCreate");
 
-/** Multipart: files under `attachments[]` (or `attachments`). */
-const PublicMessageCreateFormSchema = z
-  .preprocess(
-    (value) => {
-      if (!value || typeof value !== "object") {
-        return value;
-      }
-      const form = { ...(value as Record<string, unknown>) };
-      const files = [form["attachments[]"], form.attachments].flat().filter((f) => f !== undefined);
-      delete form["attachments[]"];
-      return { ...form, attachments: files };
-    },
-    z.object({
-      ...fields,
-      attachments: z
-        .array(z.instanceof(File).openapi({ type: "string", format: "binary" }))
-        .max(MAX_ATTACHMENTS),
-    }),
-  )
-  .openapi("PublicMessageCreateMultipart");
+const PublicMessageCreateFormSchema = multipartWithAttachments(fields).openapi(
+  "PublicMessageCreateMultipart",
+);
 
 type PublicMessageCreateBody = z.infer<typeof PublicMessageCreateSchema> & { attachments?: File[] };
 

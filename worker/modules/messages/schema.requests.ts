@@ -65,9 +65,9 @@ const fileList = z
   .array(z.instanceof(File).openapi({ type: "string", format: "binary" }))
   .max(MAX_ATTACHMENTS);
 
-/** Multipart: every field arrives as text; files under `attachments[]` (or `attachments`). */
-export const MessageCreateFormSchema = z
-  .preprocess(
+/** Multipart bodies: fields arrive as text; files under `attachments[]` (or `attachments`). */
+export const multipartWithAttachments = <T extends z.ZodRawShape>(shape: T) =>
+  z.preprocess(
     (value) => {
       if (!value || typeof value !== "object") {
         return value;
@@ -75,12 +75,13 @@ export const MessageCreateFormSchema = z
       const form = { ...(value as Record<string, unknown>) };
       const files = [form["attachments[]"], form.attachments].flat().filter((f) => f !== undefined);
       delete form["attachments[]"];
-      form.attachments = files;
-      return form;
+      return { ...form, attachments: files };
     },
-    z.object({ ...fields, attachments: fileList }),
-  )
-  .openapi("MessageCreateMultipart");
+    z.object({ ...shape, attachments: fileList }),
+  );
+
+export const MessageCreateFormSchema =
+  multipartWithAttachments(fields).openapi("MessageCreateMultipart");
 
 export const MessageUpdateSchema = z
   .object({

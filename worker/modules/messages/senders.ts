@@ -36,6 +36,16 @@ export async function loadSenders(db: Db, rows: MessageRow[]): Promise<Map<strin
   return out;
 }
 
+/** One sender by kind and id (a typing user, contact or bot). */
+export async function loadSender(
+  db: Db,
+  senderType: NonNullable<MessageRow["senderType"]>,
+  senderId: number,
+): Promise<Sender | null> {
+  const found = await loadSenders(db, [{ senderType, senderId } as MessageRow]);
+  return found.get(`${senderType}:${senderId}`) ?? null;
+}
+
 export const senderKey = (row: MessageRow) =>
   row.senderType && row.senderId !== null ? `${row.senderType}:${row.senderId}` : null;
 

@@ -1,3 +1,4 @@
+import { recorderOf } from "../../events/outbox";
 import { ApiError } from "../../http/errors";
 import { pickDefined } from "../../lib/patch";
 import { roomFor } from "../../realtime/room";
@@ -14,6 +15,7 @@ import {
 } from "./queries";
 import type { MessageUpdate } from "./schema.requests";
 import { type MessageScope, viewFor } from "./service";
+import { MESSAGE_TYPE_CODES } from "./types";
 
 /** Chatwoot replaces a deleted message's content with this text. */
 export const DELETED_CONTENT = "This message was deleted";
@@ -32,18 +34,31 @@ async function write(
   message: MessageRow,
   values: Partial<NewMessage>,
 ): Promise<MessageRow> {
-  const room = roomFor(scope.deps.env, scope.account.id, conversation.id);
+  const { deps } = scope;
+  const room = roomFor(deps.env, scope.account.id, conversation.id);
   const view = await viewFor(scope, conversation, message);
-  const row = await room.updateMessage(
+  // Chatwoot parity: activity messages are not webhook events, on update either.
+  const record =
+    message.messageType === MESSAGE_TYPE_CODES.activity
+      ? null
+      : {
+          ...recorderOf(deps),
+          accountId: scope.account.id,
+          inboxId: conversation.inboxId,
+          isPrivate: message.private,
+        };
+  const written = await room.updateMessage(
     conversation.id,
     message.id,
-    { ...values, updatedAt: scope.deps.now() },
+    { ...values, updatedAt: deps.now() },
     view,
+    record,
   );
-  if (!row) {
+  if (!written) {
     throw new ApiError("not_found");
   }
-  return row;
+  deps.events.recorded(written.eventIds);
+  return written.message;
 }
 
 /**

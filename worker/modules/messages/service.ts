@@ -1,7 +1,9 @@
+import { commitWithEvents, recorderOf } from "../../events/outbox";
 import { ApiError } from "../../http/errors";
 import type { AppendResult, MessageView } from "../../realtime/conversation-room";
 import { roomFor } from "../../realtime/room";
 import type { ConversationRow, ConversationScope } from "../conversations/access";
+import { changedAttributes, changeEvents } from "../conversations/events";
 import { hasActiveBot } from "../conversations/queries";
 import { storeUpload } from "../files/storage";
 import { findInbox } from "../inboxes/queries";
@@ -34,7 +36,8 @@ function senderOf(scope: MessageScope, conversation: ConversationRow, type: stri
   if (type === "incoming") {
     return { senderType: "Contact" as const, senderId: conversation.contactId };
   }
-  if (type === "activity") {
+  // Chatwoot parity: automation writes with no sender (MessageBuilder.new(nil, ...)).
+  if (type === "activity" || scope.actor.kind === "automation") {
     return { senderType: null, senderId: null };
   }
   const { actor } = scope;
@@ -127,16 +130,31 @@ export async function createMessage(
     contactId: type === "incoming" ? conversation.contactId : undefined,
     attachments,
     view,
+    // Chatwoot parity: every message but activity notes is a webhook event (private notes too).
+    record: type === "activity" ? null : recorderOf(deps),
   });
+  deps.events.recorded(result.eventIds);
   if (
     type === "incoming" &&
     !result.duplicate &&
     ["resolved", "snoozed"].includes(conversation.status)
   ) {
-    const status = (await hasActiveBot(deps.db, conversation.inboxId)) ? "pending" : "open";
-    await reopenConversation(deps.db, conversation.id, status, at);
+    await reopen(scope, conversation, at);
   }
   return result;
+}
+
+/** The reopen and its status events commit together, and only if the reopen happened. */
+async function reopen(scope: MessageScope, conversation: ConversationRow, at: number) {
+  const { deps } = scope;
+  const status = (await hasActiveBot(deps.db, conversation.inboxId)) ? "pending" : "open";
+  const after = { ...conversation, status, snoozedUntil: null } as const;
+  const events = changeEvents(conversation, changedAttributes(conversation, after));
+  await commitWithEvents(
+    deps,
+    [reopenConversation(deps.db, conversation.id, status, at)],
+    events.map((e) => ({ ...e, ifChanged: true })),
+  );
 }
 
 /** What the message presenter needs from one conversation. */

@@ -1,0 +1,236 @@
+// Issue #6 benchmark: the widget in headless Chromium against `wrangler dev`, on a host page of
+// another site. Measures script tag → launcher painted, click → usable composer (cold and after
+// a hover), the main-thread time the widget costs the host page before any interaction (CDP
+// Performance metrics against the same page without the widget), and the size budgets.
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { createServer as createTcpServer } from "node:net";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
+import { root } from "../../scripts/lib/wrangler.mjs";
+import { fmt, freshDatabase, percentile, startServer } from "./lib.mjs";
+
+const RUNS = 15;
+const INBOX = "benchWidgetInbox00000001";
+const DIST = path.join(root, "widget", "dist");
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+];
+
+const SEED = `
+INSERT INTO accounts (name) VALUES ('Widget bench');
+INSERT INTO inboxes (account_id, name, channel_type, inbox_identifier, hmac_token, welcome_title, greeting_enabled, greeting_message)
+  VALUES (1, 'Bench website', 'Channel::WebWidget', '${INBOX}', 'bench-hmac', 'Hi there!', 1, 'Hello! How can we help?');
+`;
+
+/** A plain content page; `tag` is the embed snippet or nothing (the baseline). */
+const page = (
+  tag,
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title></head>
+<body><h1>A shop</h1>${"<p>Some product text, a price, a button.</p>".repeat(50)}
+<script>window.__tag = performance.now()</script>${tag}</body></html>`;
+
+// Runs in every frame: the host records when the launcher is painted and when the visitor
+// clicks; the chat frame records when its composer is on screen (absolute times).
+const probes = () => {
+  const now = () => performance.timeOrigin + performance.now();
+  const painted = (key) =>
+    requestAnimationFrame(() => {
+      window[key] = now();
+    });
+  new MutationObserver((_, observer) => {
+    if (location.pathname.endsWith("/frame")) {
+      if (document.querySelector("textarea")) {
+        observer.disconnect();
+        painted("__composer");
+      }
+      return;
+    }
+    const host = document.querySelector("parley-widget");
+    if (host?.shadowRoot?.querySelector("button")) {
+      observer.disconnect();
+      // The frame that paints the launcher starts with this callback.
+      requestAnimationFrame(() => {
+        window.__launcher = performance.now();
+      });
+    }
+  }).observe(document, { childList: true, subtree: true });
+  addEventListener(
+    "pointerdown",
+    () => {
+      window.__click = now();
+    },
+    true,
+  );
+};
+
+/** A port nobody listens on (benchmarks of other suites may be running). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createTcpServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function hostServer(base) {
+  const widgetTag = `<script src="${base}/widget.js" data-inbox="${INBOX}" async></script>`;
+  const server = createServer((req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(page(req.url === "/baseline" ? "" : widgetTag));
+  });
+  const port = await freePort();
+  return new Promise((resolve) =>
+    server.listen(port, "127.0.0.1", () =>
+      resolve({ url: `http://localhost:${port}`, close: () => server.close() }),
+    ),
+  );
+}
+
+const gz = (file) => gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length;
+
+const evaluation = (trace) =>
+  (trace.traceEvents ?? trace)
+    .filter((e) => e.name === "EvaluateScript" && e.args?.data?.url?.endsWith("/widget.js"))
+    .reduce((sum, e) => sum + e.dur / 1000, 0);
+
+/** Loads `url` while tracing; a second load in the same context is the visitor's next page. */
+async function traced(browser, p, url) {
+  await browser.startTracing(p, { categories: ["devtools.timeline", "v8"] });
+  await p.goto(url, { waitUntil: "load" });
+  await p.waitForTimeout(1000);
+  return evaluation(JSON.parse((await browser.stopTracing()).toString()));
+}
+
+/**
+ * Main-thread time of the host page's renderer after load and a second of idling (CDP
+ * Performance metrics), and from traces, what evaluating widget.js took on a first visit (a
+ * fresh browser profile) and on the next page.
+ */
+async function mainThread(browser, url) {
+  const context = await browser.newContext();
+  const p = await context.newPage();
+  const cdp = await context.newCDPSession(p);
+  await cdp.send("Performance.enable");
+  const evaluate = await traced(browser, p, url);
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]));
+  const nextPage = await traced(browser, p, url);
+  await context.close();
+  return { task: m.TaskDuration * 1000, script: m.ScriptDuration * 1000, evaluate, nextPage };
+}
+
+async function openChat(browser, url, parleyBase, { hover }) {
+  const context = await browser.newContext();
+  await context.addInitScript(probes);
+  const p = await context.newPage();
+  const assets = [];
+  const api = [];
+  context.on("request", (r) => {
+    const u = new URL(r.url());
+    if (u.origin === parleyBase) {
+      (u.pathname.startsWith("/public/") ? api : assets).push(`${r.method()} ${u.pathname}`);
+    }
+  });
+  await p.goto(url);
+  await p.waitForFunction(() => window.__launcher !== undefined);
+  const { launcher, downloaded } = await p.evaluate(() => {
+    const entry = performance
+      .getEntriesByType("resource")
+      .find((e) => e.name.endsWith("/widget.js"));
+    return {
+      launcher: window.__launcher - window.__tag,
+      downloaded: entry.responseEnd - window.__tag,
+    };
+  });
+  const button = p.locator("parley-widget button");
+  if (hover) {
+    await button.hover();
+    await p.waitForTimeout(1000);
+  }
+  await button.click();
+  const frame = p.frameLocator("parley-widget iframe");
+  await frame.locator("textarea").waitFor();
+  const chat = p.frames().find((f) => f.url().includes("/frame"));
+  await chat.waitForFunction(() => window.__composer !== undefined);
+  const composerAt = await chat.evaluate(() => window.__composer);
+  const clickAt = await p.evaluate(() => window.__click);
+  await context.close();
+  return { launcher, downloaded, composer: composerAt - clickAt, assets, api };
+}
+
+const stats = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+};
+
+export async function main() {
+  const db = freshDatabase("widget", SEED);
+  const server = await startServer(db.dir, await freePort());
+  const host = await hostServer(server.base);
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const cold = [];
+    const warm = [];
+    const withWidget = [];
+    const baseline = [];
+    for (let i = 0; i < RUNS; i++) {
+      cold.push(await openChat(browser, `${host.url}/`, server.base, { hover: false }));
+      warm.push(await openChat(browser, `${host.url}/`, server.base, { hover: true }));
+      withWidget.push(await mainThread(browser, `${host.url}/`));
+      baseline.push(await mainThread(browser, `${host.url}/baseline`));
+    }
+    const loader = gz("widget.js");
+    const frameHtml = readFileSync(path.join(DIST, "frame.html"), "utf8");
+    const bundle = /src="\.\/(assets\/[^"]+)"/.exec(frameHtml)?.[1];
+    const openBytes = loader + gz("frame.html") + (bundle ? gz(bundle) : 0);
+    const rows = [
+      ["script tag → widget.js downloaded", stats(cold.map((r) => r.downloaded))],
+      ["script tag → launcher in a painted frame", stats(cold.map((r) => r.launcher))],
+      ["click → usable composer (cold)", stats(cold.map((r) => r.composer))],
+      ["click → usable composer (after hover)", stats(warm.map((r) => r.composer))],
+      ["host main thread, TaskDuration, with widget", stats(withWidget.map((r) => r.task))],
+      ["host main thread, TaskDuration, without", stats(baseline.map((r) => r.task))],
+      ["host main thread, ScriptDuration, with widget", stats(withWidget.map((r) => r.script))],
+      ["host main thread, ScriptDuration, without", stats(baseline.map((r) => r.script))],
+      ["widget.js evaluation, first visit (trace)", stats(withWidget.map((r) => r.evaluate))],
+      ["widget.js evaluation, next page (trace)", stats(withWidget.map((r) => r.nextPage))],
+    ];
+    process.stdout.write(
+      `\nWidget in Chromium (${RUNS} runs each, fresh browser context per run)\n`,
+    );
+    const width = Math.max(...rows.map(([name]) => name.length));
+    process.stdout.write(`${"case".padEnd(width)}  p50 ms   p95 ms\n`);
+    for (const [name, s] of rows) {
+      process.stdout.write(
+        `${name.padEnd(width)}  ${fmt(s.p50).padStart(6)}   ${fmt(s.p95).padStart(6)}\n`,
+      );
+    }
+    const task = (rows) => stats(rows.map((r) => r.task)).p50;
+    process.stdout.write(
+      `widget's main-thread cost before interaction (TaskDuration p50 difference): ${fmt(task(withWidget) - task(baseline))} ms\n`,
+    );
+    const first = cold[0];
+    process.stdout.write("\nBudgets (gzip level 9, from widget/dist)\n");
+    process.stdout.write(`loader widget.js            ${loader} B   (budget 3072 B)\n`);
+    process.stdout.write(
+      `up to an open chat          ${openBytes} B in ${first.assets.length} requests   (budget 20480 B in 3)\n`,
+    );
+    process.stdout.write(`  requests: ${first.assets.join(", ")}\n`);
+    process.stdout.write(`  API calls to open a new visitor's chat: ${first.api.join(", ")}\n`);
+  } finally {
+    await browser.close();
+    host.close();
+    await server.stop();
+  }
+}

@@ -1,0 +1,108 @@
+import { createScheduledController, env } from "cloudflare:test";
+import { eq, inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import worker from "../../worker";
+import * as t from "../../worker/db/schema";
+import type { Bindings } from "../../worker/env";
+import { recordEvents } from "../../worker/events/outbox";
+import type { QueueMessage } from "../../worker/events/queue-messages";
+import { sweep } from "../../worker/events/sweep";
+import { createDeps } from "../../worker/http/middleware/services";
+import { nowSeconds } from "../../worker/lib/time";
+import { createAccount, createInbox, db } from "../support/factories";
+import { createConversation } from "../support/factories-conversations";
+import { outboxRows } from "../support/factories-webhooks";
+
+/** A queue binding that records what it is sent, or refuses everything. */
+function recordingQueue(refuse = false) {
+  const sent: QueueMessage[] = [];
+  const queue = {
+    async send(body: QueueMessage) {
+      if (refuse) {
+        throw new Error("queue unavailable");
+      }
+      sent.push(body);
+    },
+    async sendBatch(messages: Iterable<MessageSendRequest<QueueMessage>>) {
+      if (refuse) {
+        throw new Error("queue unavailable");
+      }
+      sent.push(...[...messages].map((m) => m.body));
+    },
+  };
+  return { queue: queue as unknown as Queue<QueueMessage>, sent };
+}
+
+const withQueue = (queue: Queue<QueueMessage>): Bindings => ({ ...env, EVENTS: queue });
+
+async function typingEvent(envFor: Bindings) {
+  const account = await createAccount();
+  const inbox = await createInbox(account.id);
+  const conversation = await createConversation(account.id, inbox.id);
+  const deps = createDeps(envFor);
+  await recordEvents(deps, [
+    {
+      name: "conversation_typing_on",
+      accountId: account.id,
+      conversation: conversation.id,
+      payload: { inbox_id: inbox.id },
+    },
+  ]);
+  await deps.events.flush();
+  return { account, conversation };
+}
+
+describe("the cron sweep", () => {
+  it("re-sends an outbox row whose queue send failed, and marks it sent", async () => {
+    const down = recordingQueue(true);
+    const { account } = await typingEvent(withQueue(down.queue));
+    const [row] = await outboxRows(account.id);
+    expect(row?.sentAt).toBeNull();
+    // Too young: its own request may still be relaying it.
+    const up = recordingQueue();
+    await sweep(withQueue(up.queue), nowSeconds());
+    expect(up.sent).not.toContainEqual({ kind: "event", id: row?.id });
+    const result = await sweep(withQueue(up.queue), nowSeconds() + 60);
+    expect(result.events).toBeGreaterThanOrEqual(1);
+    expect(up.sent).toContainEqual({ kind: "event", id: row?.id });
+    expect((await outboxRows(account.id))[0]?.sentAt).not.toBeNull();
+  });
+
+  it("runs from the Worker's scheduled handler", async () => {
+    const down = recordingQueue(true);
+    const { account } = await typingEvent(withQueue(down.queue));
+    const ids = (await outboxRows(account.id)).map((r) => r.id);
+    await db()
+      .update(t.eventOutbox)
+      .set({ createdAt: nowSeconds() - 120 })
+      .where(inArray(t.eventOutbox.id, ids));
+    await worker.scheduled(createScheduledController({ cron: "* * * * *" }), env);
+    expect((await outboxRows(account.id)).every((r) => r.sentAt !== null)).toBe(true);
+  });
+
+  it("re-queues deliveries whose queue message was lost, and leaves waiting ones alone", async () => {
+    const account = await createAccount();
+    const now = nowSeconds();
+    const row = (nextAttemptAt: number, targetId: number) => ({
+      accountId: account.id,
+      targetType: "webhook" as const,
+      targetId,
+      eventId: 1,
+      event: "contact_created",
+      deliveryId: crypto.randomUUID(),
+      url: "https://lost.example.com/",
+      body: "{}",
+      status: "retrying" as const,
+      nextAttemptAt,
+    });
+    const [lost, waiting] = await db()
+      .insert(t.webhookDeliveries)
+      .values([row(now - 3600, 1), row(now + 300, 2)])
+      .returning();
+    const up = recordingQueue();
+    await sweep(withQueue(up.queue), now);
+    expect(up.sent).toContainEqual({ kind: "delivery", id: lost?.id });
+    expect(up.sent).not.toContainEqual({ kind: "delivery", id: waiting?.id });
+    await db().delete(t.webhookDeliveries).where(eq(t.webhookDeliveries.accountId, account.id));
+  });
+});

@@ -1,0 +1,154 @@
+import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from "vitest";
+import { envelope } from "../../widget/src/shared/bridge-protocol";
+
+const PARLEY = "https://chat.example";
+type Sdk = {
+  open(): void;
+  close(): void;
+  setUser(id: string, attrs?: object): void;
+  reset(): void;
+  on(name: string, fn: (detail?: unknown) => void): void;
+};
+type HostWindow = Window & { $parley?: Sdk; parleySettings?: object };
+const w = window as HostWindow;
+
+type FakeFrame = HTMLElement & { src: string; contentWindow: { postMessage: Mock } };
+
+/**
+ * happy-dom would try (and loudly refuse) to load a real iframe: the loader gets an element
+ * standing in for it, with a window that records what is posted to it.
+ */
+function fakeIframes() {
+  const create = document.createElement.bind(document);
+  vi.spyOn(document, "createElement").mockImplementation(((tag: string) => {
+    if (tag !== "iframe") {
+      return create(tag);
+    }
+    const frame = create("fake-iframe") as FakeFrame;
+    frame.contentWindow = { postMessage: vi.fn() };
+    return frame;
+  }) as typeof document.createElement);
+}
+
+async function boot() {
+  vi.resetModules();
+  await import("../../widget/src/loader/index");
+  const root = document.querySelector("parley-widget")?.shadowRoot as ShadowRoot;
+  return {
+    sdk: w.$parley as Sdk,
+    root,
+    button: root.querySelector("button") as HTMLButtonElement,
+    frame: () => root.querySelector("fake-iframe") as FakeFrame | null,
+  };
+}
+
+/** A message from the chat frame's window (or any other). */
+function fromFrame(data: unknown, source: unknown, origin = PARLEY) {
+  window.dispatchEvent(new MessageEvent("message", { data, origin, source: source as Window }));
+}
+
+beforeEach(() => {
+  w.parleySettings = { inbox: "inbox-1", baseUrl: `${PARLEY}/` };
+  localStorage.clear();
+  fakeIframes();
+});
+
+afterEach(() => {
+  document.querySelector("parley-widget")?.remove();
+  delete w.$parley;
+  delete w.parleySettings;
+  vi.restoreAllMocks();
+});
+
+describe("the loader", () => {
+  it("paints a labelled launcher, loads no chat yet, and adds only $parley", async () => {
+    const before = new Set(Object.getOwnPropertyNames(window));
+    const { button, frame } = await boot();
+    expect(button.getAttribute("aria-label")).toBe("Open chat");
+    expect(button.getAttribute("aria-expanded")).toBe("false");
+    expect(button.type).toBe("button");
+    expect(frame()).toBeNull();
+    expect(Object.getOwnPropertyNames(window).filter((k) => !before.has(k))).toEqual(["$parley"]);
+  });
+
+  it("loads the chat on hover and opens it on click, telling the host page", async () => {
+    const { sdk, button, frame } = await boot();
+    const opened = vi.fn();
+    sdk.on("open", opened);
+    button.dispatchEvent(new Event("pointerenter"));
+    const iframe = frame() as FakeFrame;
+    expect(iframe.style.display).toBe("none");
+    const src = new URL(iframe.src);
+    expect(`${src.origin}${src.pathname}`).toBe(`${PARLEY}/frame`);
+    expect(Object.fromEntries(new URLSearchParams(src.hash.slice(1)))).toEqual({
+      inbox: "inbox-1",
+      origin: "https://shop.example",
+      lang: expect.any(String),
+    });
+    button.click();
+    expect(iframe.style.display).toBe("block");
+    expect(button.getAttribute("aria-expanded")).toBe("true");
+    expect(button.getAttribute("aria-label")).toBe("Close chat");
+    expect(opened).toHaveBeenCalledOnce();
+  });
+
+  it("hears only its own frame at the Parley origin", async () => {
+    const { sdk, button, frame } = await boot();
+    sdk.open();
+    const source = (frame() as FakeFrame).contentWindow;
+    const unread = envelope({ type: "unread", payload: { count: 3 } });
+    sdk.close();
+    fromFrame(unread, source, "https://evil.example");
+    fromFrame(unread, window);
+    fromFrame({ ...unread, v: 9 }, source);
+    expect(button.getAttribute("aria-label")).toBe("Open chat");
+    fromFrame(unread, source);
+    expect(button.getAttribute("aria-label")).toBe("Open chat (3 unread)");
+  });
+
+  it("posts only to the Parley origin, and holds SDK calls until the chat is ready", async () => {
+    localStorage.setItem("parley:inbox-1", JSON.stringify({ s: { session: { sourceId: "s1" } } }));
+    const { sdk, frame } = await boot();
+    sdk.setUser("42", { name: "Ann" });
+    sdk.open();
+    const target = (frame() as FakeFrame).contentWindow;
+    const post = target.postMessage;
+    expect(post).not.toHaveBeenCalled();
+    fromFrame(envelope({ type: "ready", payload: {} }), target);
+    expect(post.mock.calls.map(([m, origin]) => [(m as { type: string }).type, origin])).toEqual([
+      ["init", PARLEY],
+      ["set-user", PARLEY],
+      ["state", PARLEY],
+    ]);
+    expect(post.mock.calls[0]?.[0]).toMatchObject({
+      payload: { stored: { session: { sourceId: "s1" } } },
+    });
+  });
+
+  it("keeps the chat's data in the host page's storage, and reset() wipes it", async () => {
+    const { sdk, frame } = await boot();
+    sdk.open();
+    const source = (frame() as FakeFrame).contentWindow;
+    fromFrame(
+      envelope({ type: "store", payload: { name: "session", value: { sourceId: "s2" } } }),
+      source,
+    );
+    fromFrame(envelope({ type: "session", payload: { active: true, color: "#ff0000" } }), source);
+    expect(JSON.parse(localStorage.getItem("parley:inbox-1") ?? "{}")).toEqual({
+      s: { session: { sourceId: "s2" } },
+      c: "#ff0000",
+      a: true,
+    });
+    sdk.reset();
+    expect(JSON.parse(localStorage.getItem("parley:inbox-1") ?? "{}")).toEqual({});
+  });
+
+  it("stays out of the way when loaded twice", async () => {
+    await boot();
+    const first = w.$parley;
+    vi.resetModules();
+    await import("../../widget/src/loader/index");
+    expect(w.$parley).toBe(first);
+    expect(document.querySelectorAll("parley-widget")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,66 @@
+// Shared helpers for the widget's unit tests (happy-dom).
+import type { ComponentChild } from "preact";
+import { vi } from "vitest";
+import type { Message } from "../../widget/src/app/api/types";
+import { mount } from "../../widget/src/app/mount";
+
+/** Renders like the app does (re-rendering on signal changes) into a fresh container. */
+export function show(view: () => ComponentChild) {
+  const root = document.createElement("div");
+  document.body.appendChild(root);
+  const unmount = mount(view, root);
+  return {
+    root,
+    cleanup() {
+      unmount();
+      root.remove();
+    },
+  };
+}
+
+/** Lets microtasks (the scheduled re-render) and pending promises run. */
+export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+let nextId = 1;
+export function message(overrides: Partial<Message> = {}): Message {
+  const id = overrides.id ?? nextId++;
+  return {
+    id,
+    content: `message ${id}`,
+    message_type: 1,
+    content_type: "text",
+    content_attributes: {},
+    created_at: 1_700_000_000 + id,
+    conversation_id: 1,
+    seq: id,
+    status: "sent",
+    echo_id: null,
+    attachments: [],
+    sender: { id: 7, name: "Alan Agent", type: "user", avatar_url: "", thumbnail: "" },
+    ...overrides,
+  };
+}
+
+/** A fetch stand-in answering by "METHOD path" (path without the API prefix). */
+export function fakeApi(
+  handler: (method: string, path: string, body: unknown) => unknown | Promise<unknown>,
+) {
+  const calls: { method: string; path: string; body: unknown }[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input));
+    const path = url.pathname.replace("/public/api/v1", "") + url.search;
+    const method = init?.method ?? "GET";
+    const body = typeof init?.body === "string" ? JSON.parse(init.body) : init?.body;
+    calls.push({ method, path, body });
+    const answer = await handler(method, path, body);
+    if (answer instanceof Response) {
+      return answer;
+    }
+    return new Response(JSON.stringify(answer ?? {}), {
+      status: 200,
+      headers: { "content-type": "application/json" },
+    });
+  });
+  vi.stubGlobal("fetch", fetch);
+  return calls;
+}

@@ -1,0 +1,39 @@
+import { readableOn } from "../shared/contrast";
+import { dir, locale, t } from "./i18n";
+import { Conversation } from "./screens/Conversation";
+import { PreChatForm } from "./screens/PreChatForm";
+import { startChat } from "./state/chat";
+import { messages, pending } from "./state/conversation";
+import { session } from "./state/session";
+import { loadError, settings } from "./state/ui";
+
+/** Screen switch from the stores (no router): loading, error, pre-chat form, conversation. */
+export function App() {
+  const s = settings.value;
+  const style = s ? { "--pw-color": s.widget_color, "--pw-on": readableOn(s.widget_color) } : {};
+  const preChat =
+    s?.pre_chat_form_enabled &&
+    !session.value &&
+    pending.value.length === 0 &&
+    messages.value.length === 0;
+  return (
+    <div class="pw" dir={dir.value} lang={locale.value} style={style}>
+      {loadError.value ? (
+        <div class="pw-center" role="alert">
+          <p>{t("load_error")}</p>
+          <button type="button" class="pw-button" onClick={() => void startChat()}>
+            {t("try_again")}
+          </button>
+        </div>
+      ) : !s ? (
+        <p class="pw-center" role="status">
+          {t("loading")}
+        </p>
+      ) : preChat ? (
+        <PreChatForm />
+      ) : (
+        <Conversation />
+      )}
+    </div>
+  );
+}

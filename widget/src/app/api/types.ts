@@ -1,0 +1,19 @@
+// The public API's wire shapes, taken from the Worker's zod schemas as types only (erased).
+export type { PublicContactSession as ContactSession } from "../../../../worker/modules/contacts/schema.public";
+export type { PublicConversation as Conversation } from "../../../../worker/modules/conversations/schema.public";
+export type { PublicInbox as InboxSettings } from "../../../../worker/modules/inboxes/schema.public";
+export type {
+  Attachment,
+  PublicMessage as Message,
+} from "../../../../worker/modules/messages/schema";
+export type { ClientFrame, ServerFrame } from "../../../../worker/realtime/protocol";
+
+export type ContactInput = {
+  name?: string;
+  email?: string;
+  phone_number?: string;
+  identifier?: string;
+  identifier_hash?: string;
+  avatar_url?: string;
+  custom_attributes?: Record<string, unknown>;
+};

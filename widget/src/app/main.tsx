@@ -1,0 +1,99 @@
+import type { HostCommand } from "../shared/bridge-protocol";
+import { App } from "./App";
+import { listenToHost, notifyHost } from "./bridge";
+import { configure, embedded } from "./config";
+import { setLocale } from "./i18n";
+import { adoptHostStorage } from "./lib/storage";
+import { mount } from "./mount";
+import {
+  markSeen,
+  resetChat,
+  setCustomAttributes,
+  setOpen,
+  setUser,
+  startChat,
+} from "./state/chat";
+import { status } from "./state/conversation";
+import { flush } from "./state/outbox";
+import { session } from "./state/session";
+import { effect } from "./state/signal";
+import { isOpen, online, settings, unread } from "./state/ui";
+import css from "./styles/app.css?inline";
+import { installStyles } from "./styles/install";
+
+configure(location.hash, navigator.language);
+installStyles(css);
+
+let initialized: () => void;
+const init = new Promise<void>((resolve) => {
+  initialized = resolve;
+});
+// Embedded, the stored session comes from the host page first; on its own, from this origin.
+const started = (embedded() ? init : Promise.resolve()).then(startChat);
+
+function handle(command: HostCommand) {
+  if (command.type === "init") {
+    adoptHostStorage(command.payload.stored);
+    initialized();
+    return;
+  }
+  if (command.type === "state") {
+    setOpen(command.payload.open);
+    return;
+  }
+  // Identity and locale changes wait for the stored session to be loaded first.
+  void started
+    .then(() => {
+      switch (command.type) {
+        case "set-user":
+          return setUser(command.payload.identifier, command.payload.attributes);
+        case "set-custom-attributes":
+          return setCustomAttributes(command.payload.attributes);
+        case "set-locale":
+          return setLocale(command.payload.locale);
+        case "reset":
+          return resetChat();
+      }
+    })
+    .catch(() => {
+      // A refused identity (bad identifier_hash) leaves the visitor anonymous.
+    });
+}
+
+listenToHost(handle);
+addEventListener("online", () => {
+  online.value = true;
+  void flush();
+});
+addEventListener("offline", () => {
+  online.value = false;
+});
+document.addEventListener("visibilitychange", () => {
+  // Replies that came while the tab was hidden count as unread until the visitor is back.
+  if (!document.hidden && isOpen.value) {
+    unread.value = 0;
+    markSeen();
+  }
+});
+addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && embedded()) {
+    notifyHost({ type: "request-close", payload: {} });
+  }
+});
+
+effect(() => {
+  notifyHost({ type: "unread", payload: { count: unread.value } });
+});
+effect(() => {
+  const color = settings.value?.widget_color;
+  if (color) {
+    const active = Boolean(session.value?.conversationId) && status.value !== "resolved";
+    notifyHost({ type: "session", payload: { active, color } });
+  }
+});
+
+mount(() => <App />, document.getElementById("app") as HTMLElement);
+if (!embedded()) {
+  setOpen(true);
+}
+notifyHost({ type: "ready", payload: {} });

@@ -1,0 +1,30 @@
+import { Composer } from "../components/Composer";
+import { EmailCollect } from "../components/EmailCollect";
+import { Header } from "../components/Header";
+import { MessageList } from "../components/MessageList";
+import { Notices } from "../components/Notices";
+import { ResolvedBar } from "../components/ResolvedBar";
+import { messages, pending, resolved } from "../state/conversation";
+import { session } from "../state/session";
+import { settings } from "../state/ui";
+
+const INCOMING = 0;
+
+/** The chat: header, notices, the message log, then the composer (or a way to start over). */
+export function Conversation() {
+  const askEmail =
+    settings.value?.enable_email_collect &&
+    session.value &&
+    !session.value.email &&
+    pending.value.length === 0 &&
+    messages.value.some((m) => m.message_type === INCOMING);
+  return (
+    <>
+      <Header />
+      <Notices />
+      <MessageList />
+      {askEmail && <EmailCollect />}
+      {resolved.value ? <ResolvedBar /> : <Composer />}
+    </>
+  );
+}

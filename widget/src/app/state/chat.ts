@@ -1,0 +1,200 @@
+import { ApiError } from "../api/client";
+import { api } from "../api/endpoints";
+import type { ContactInput, InboxSettings } from "../api/types";
+import { config } from "../config";
+import { setLocale } from "../i18n";
+import { load, store } from "../lib/storage";
+import {
+  clearConversation,
+  hasOlder,
+  loadConversation,
+  mergeMessages,
+  messages,
+  restorePending,
+  setPending,
+  synced,
+} from "./conversation";
+import { connectLive, disconnectLive } from "./live";
+import { flush, onSeen, queueText } from "./outbox";
+import {
+  adoptContact,
+  ensureContact,
+  pendingProfile,
+  restoreSession,
+  saveSession,
+  session,
+  setConversationId,
+} from "./session";
+import { effect } from "./signal";
+import { isOpen, loadError, requestFocus, settings, unread } from "./ui";
+
+const PAGE = 20;
+const INCOMING = 0;
+let seenTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Tells the API the visitor has read the conversation (debounced). */
+export function markSeen() {
+  clearTimeout(seenTimer);
+  seenTimer = setTimeout(() => {
+    const s = session.value;
+    if (s?.conversationId) {
+      void api.seen(s.sourceId, s.conversationId).catch(() => {});
+    }
+  }, 500);
+}
+onSeen(markSeen);
+
+let following = false;
+
+/** Boot: settings, the stored session and its conversation, then anything left to send. */
+export async function startChat() {
+  restoreSession();
+  restorePending();
+  // A stored conversation goes live once its history is loaded; a new one right away.
+  synced.value = !session.value?.conversationId;
+  if (!following) {
+    following = true;
+    effect(followConversation);
+  }
+  loadError.value = false;
+  // The last settings seen paint the chat at once; fresh ones replace them when they arrive.
+  const cached = load<InboxSettings | null>("settings", null);
+  const fresh = api.inbox().then((s) => {
+    settings.value = s;
+    store("settings", s);
+    return s;
+  });
+  try {
+    settings.value = cached ?? (await fresh);
+  } catch {
+    loadError.value = true;
+    return;
+  }
+  fresh.catch(() => {});
+  await setLocale(config.locale ?? settings.value?.locale ?? config.lang);
+  await openConversation();
+  void flush();
+}
+
+/** Loads the stored conversation's latest messages; offline, tries again when back online. */
+async function openConversation() {
+  const s = session.value;
+  if (!s?.conversationId || synced.value) {
+    return;
+  }
+  try {
+    const conversation = await api.conversation(s.sourceId, s.conversationId);
+    loadConversation(conversation);
+    hasOlder.value = conversation.messages.length >= PAGE;
+    unread.value = isOpen.value
+      ? 0
+      : conversation.messages.filter(
+          (m) => m.message_type !== INCOMING && m.created_at > conversation.contact_last_seen_at,
+        ).length;
+    synced.value = true;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) {
+      setConversationId(null);
+      synced.value = true;
+    } else {
+      addEventListener("online", () => void openConversation(), { once: true });
+    }
+  }
+}
+
+let live: number | null = null;
+/**
+ * One socket for the session's conversation, whichever way it began (stored, first message,
+ * setUser), opened only once its history is on screen: what the socket brings is then news.
+ */
+function followConversation() {
+  const id = synced.value ? (session.value?.conversationId ?? null) : null;
+  if (id !== live) {
+    live = id;
+    if (id) {
+      connectLive(markSeen);
+    } else {
+      disconnectLive();
+    }
+  }
+}
+
+export function setOpen(open: boolean) {
+  isOpen.value = open;
+  if (open) {
+    unread.value = 0;
+    markSeen();
+    requestFocus();
+  }
+}
+
+/** After a resolved conversation: the next message starts a new one. */
+export function startNewConversation() {
+  clearConversation();
+  setConversationId(null);
+  requestFocus();
+}
+
+export async function loadOlder() {
+  const s = session.value;
+  const first = messages.value[0];
+  if (!s?.conversationId || !first) {
+    return;
+  }
+  const older = await api.messages(s.sourceId, s.conversationId, first.id);
+  mergeMessages(older);
+  hasOlder.value = older.length >= PAGE;
+}
+
+/** The first message sent from the pre-chat form carries the visitor's name and email. */
+export function submitPreChat(profile: ContactInput, message: string) {
+  pendingProfile.value = { ...pendingProfile.value, ...profile };
+  queueText(message);
+}
+
+export async function saveEmail(email: string) {
+  const s = await ensureContact();
+  adoptContact(await api.updateContact(s.sourceId, { email }));
+}
+
+/** SDK setUser: identifies the visitor; another identifier than the session's starts over. */
+export async function setUser(identifier: string, attributes: ContactInput) {
+  if (session.value?.identifier && session.value.identifier !== identifier) {
+    resetChat();
+  }
+  const body = { ...attributes, identifier };
+  const s = session.value;
+  if (s) {
+    adoptContact(await api.updateContact(s.sourceId, body));
+    return;
+  }
+  pendingProfile.value = { ...pendingProfile.value, ...body };
+  // A known user may already have a conversation going (from another page or device).
+  const created = await ensureContact();
+  const open = (await api.conversations(created.sourceId)).filter((c) => c.status !== "resolved");
+  const latest = open[open.length - 1];
+  if (latest && !session.value?.conversationId) {
+    synced.value = false;
+    setConversationId(latest.id);
+    await openConversation();
+  }
+}
+
+export async function setCustomAttributes(attributes: Record<string, unknown>) {
+  const s = session.value;
+  if (s) {
+    adoptContact(await api.updateContact(s.sourceId, { custom_attributes: attributes }));
+  } else {
+    const merged = { ...pendingProfile.value.custom_attributes, ...attributes };
+    pendingProfile.value = { ...pendingProfile.value, custom_attributes: merged };
+  }
+}
+
+/** SDK reset: forget the visitor (a logout on the host site). */
+export function resetChat() {
+  saveSession(null);
+  setPending([]);
+  clearConversation();
+  pendingProfile.value = {};
+  unread.value = 0;
+}

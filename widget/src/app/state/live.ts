@@ -1,0 +1,120 @@
+import { api } from "../api/endpoints";
+import type { Conversation, Message, ServerFrame } from "../api/types";
+import { LiveSocket } from "../realtime/socket";
+import { agentLastSeenAt, cursor, status, typing } from "./conversation";
+import { flush } from "./outbox";
+import { receive } from "./receive";
+import { session } from "./session";
+import { connection } from "./ui";
+
+let socket: LiveSocket | null = null;
+let markSeen = () => {};
+let typingTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Longer than the server's 6 s typing TTL: a lost typing.off never leaves the dots forever. */
+const TYPING_CLEAR_MS = 8000;
+
+type Typer = { typer?: { type?: string; name?: string }; is_private?: boolean };
+
+/** Applies one server frame to the stores. */
+export function applyFrame(frame: ServerFrame) {
+  cursor.seq = Math.max(cursor.seq, frame.seq);
+  const data = frame.data as Record<string, unknown>;
+  switch (frame.event) {
+    case "ready":
+      // Back in touch: anything typed meanwhile goes out now.
+      void flush();
+      break;
+    case "message.created":
+    case "message.updated":
+      receive([frame.data as Message], markSeen);
+      break;
+    case "typing.on":
+    case "typing.off": {
+      const { typer, is_private } = data as Typer;
+      if (typer?.type === "contact" || is_private) {
+        break;
+      }
+      clearTimeout(typingTimer);
+      typing.value = frame.event === "typing.on" ? (typer?.name ?? "") : null;
+      typingTimer = setTimeout(() => {
+        typing.value = null;
+      }, TYPING_CLEAR_MS);
+      break;
+    }
+    case "conversation.status_changed":
+      status.value = data.status as Conversation["status"];
+      break;
+    case "conversation.read":
+      if (data.by === "agent") {
+        agentLastSeenAt.value = Number(data.at) || 0;
+      }
+      break;
+    case "resync":
+      void refresh();
+      break;
+  }
+}
+
+/** HTTP catch-up: polling while the socket is down, and after a `resync`. */
+export async function refresh() {
+  const s = session.value;
+  if (!s?.conversationId) {
+    return;
+  }
+  const conversation = await api.conversation(s.sourceId, s.conversationId);
+  status.value = conversation.status;
+  agentLastSeenAt.value = conversation.agent_last_seen_at;
+  receive(conversation.messages, markSeen);
+}
+
+export function connectLive(onSeen: () => void) {
+  disconnectLive();
+  markSeen = onSeen;
+  const s = session.value;
+  if (!s?.conversationId) {
+    return;
+  }
+  const { sourceId, conversationId } = s;
+  socket = new LiveSocket({
+    url: () => api.liveUrl(sourceId, conversationId, cursor.seq),
+    onFrame: applyFrame,
+    onState: (state) => {
+      connection.value = state;
+    },
+    poll: refresh,
+  });
+  socket.start();
+}
+
+export function disconnectLive() {
+  socket?.stop();
+  socket = null;
+  connection.value = "idle";
+}
+
+let typingSentAt = 0;
+let typingOff: ReturnType<typeof setTimeout> | undefined;
+
+/** The visitor's typing, shown to agents: at most one "on" per 3 s, "off" after a pause. */
+export function visitorTyping(active: boolean) {
+  clearTimeout(typingOff);
+  const now = Date.now();
+  if (active && now - typingSentAt < 3000) {
+    typingOff = setTimeout(() => visitorTyping(false), 3000);
+    return;
+  }
+  if (!active && typingSentAt === 0) {
+    return;
+  }
+  typingSentAt = active ? now : 0;
+  if (!socket?.send({ type: "typing", on: active })) {
+    const s = session.value;
+    if (s?.conversationId) {
+      void api.typing(s.sourceId, s.conversationId, active).catch(() => {});
+    }
+  }
+  if (active) {
+    typingOff = setTimeout(() => visitorTyping(false), 3000);
+  }
+}

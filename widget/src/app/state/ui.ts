@@ -1,0 +1,19 @@
+import type { InboxSettings } from "../api/types";
+import type { LiveState } from "../realtime/socket";
+import { signal } from "./signal";
+
+/** The inbox's public settings; null until loaded. */
+export const settings = signal<InboxSettings | null>(null);
+export const loadError = signal(false);
+/** Whether the visitor sees the chat (the host's panel is open). */
+export const isOpen = signal(false);
+/** Agent messages the visitor has not seen yet. */
+export const unread = signal(0);
+export const connection = signal<LiveState | "idle">("idle");
+export const online = signal(typeof navigator === "undefined" ? true : navigator.onLine);
+/** Bumped to ask the composer to take the focus (the panel opened). */
+export const focusRequest = signal(0);
+
+export function requestFocus() {
+  focusRequest.value++;
+}

@@ -1,0 +1,35 @@
+import {
+  APP_EVENTS,
+  type AppEvent,
+  envelope,
+  type HostCommand,
+  openEnvelope,
+} from "../shared/bridge-protocol";
+
+export type Bridge = { post(command: HostCommand): void };
+
+/**
+ * Talks to the app in the iframe: posts only to the Parley origin, and accepts only messages
+ * from that iframe's window at that origin.
+ */
+export function createBridge(
+  frameWindow: () => Window | null | undefined,
+  origin: string,
+  onEvent: (event: AppEvent) => void,
+): Bridge {
+  addEventListener("message", (e) => {
+    const source = frameWindow();
+    if (!source || e.source !== source || e.origin !== origin) {
+      return;
+    }
+    const message = openEnvelope<AppEvent>(e.data, APP_EVENTS);
+    if (message) {
+      onEvent(message);
+    }
+  });
+  return {
+    post(command) {
+      frameWindow()?.postMessage(envelope(command), origin);
+    },
+  };
+}

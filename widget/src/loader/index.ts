@@ -1,0 +1,194 @@
+import { type AppEvent, type HostCommand, storageKey } from "../shared/bridge-protocol";
+import { createBridge } from "./bridge";
+import { el } from "./dom";
+import { createFrame, type Frame } from "./frame";
+import { labelsFor } from "./labels";
+import { createLauncher } from "./launcher";
+
+/** `window.parleySettings`, read once when the loader runs. */
+type ParleySettings = {
+  inbox?: string;
+  baseUrl?: string;
+  locale?: string;
+  position?: "left" | "right";
+  color?: string;
+};
+type SdkEvent = "ready" | "message" | "open" | "close";
+type Listener = (detail?: unknown) => void;
+/** What the host page's storage holds: colour, an open conversation, the app's own data. */
+type Stored = { c?: string; a?: boolean; s?: Record<string, unknown> };
+
+type HostWindow = Window & { $parley?: unknown; parleySettings?: ParleySettings };
+const w = window as HostWindow;
+const script = document.currentScript as HTMLScriptElement | null;
+
+function start(settings: ParleySettings, inbox: string) {
+  const base = (settings.baseUrl ?? new URL(".", script?.src ?? location.href).href).replace(
+    /\/+$/,
+    "",
+  );
+  const origin = new URL(base).origin;
+  const side = settings.position === "left" ? "left" : "right";
+  // An explicit locale wins in the app over the inbox's; the page's language comes after both.
+  let locale = settings.locale;
+  const lang = document.documentElement.lang || navigator.language;
+  const key = storageKey(inbox);
+  let stored: Stored = {};
+  try {
+    stored = JSON.parse(localStorage.getItem(key) ?? "{}");
+  } catch {}
+  const save = () => {
+    try {
+      localStorage.setItem(key, JSON.stringify(stored));
+    } catch {}
+  };
+
+  const host = el("parley-widget" as "div", "all:initial");
+  const root = host.attachShadow({ mode: "open" });
+  const launcher = createLauncher(root, side);
+  launcher.setColor(stored.c ?? settings.color ?? "#1f93ff");
+  launcher.setLabels(labelsFor(locale ?? lang));
+
+  const listeners: Partial<Record<SdkEvent, Set<Listener>>> = {};
+  const emit = (name: SdkEvent, detail?: unknown) => {
+    for (const fn of listeners[name] ?? []) {
+      try {
+        fn(detail);
+      } catch (err) {
+        // A host listener's bug surfaces on the host's console without stopping the others.
+        setTimeout(() => {
+          throw err;
+        });
+      }
+    }
+  };
+
+  let frame: Frame | undefined;
+  let mounted = false;
+  let ready = false;
+  let isOpen = false;
+  let queue: HostCommand[] = [];
+  const bridge = createBridge(() => frame?.iframe.contentWindow, origin, onEvent);
+  const send = (command: HostCommand) => (ready ? bridge.post(command) : queue.push(command));
+
+  function load() {
+    if (frame) {
+      return;
+    }
+    const params = new URLSearchParams({ inbox, origin: location.origin, lang });
+    if (locale) {
+      params.set("locale", locale);
+    }
+    frame = createFrame(root, `${base}/frame#${params}`, labelsFor(locale ?? lang).title, side);
+  }
+
+  function onEvent(event: AppEvent) {
+    if (event.type === "ready") {
+      ready = true;
+      bridge.post({ type: "init", payload: { stored: stored.s ?? {} } });
+      for (const command of queue) {
+        bridge.post(command);
+      }
+      queue = [];
+      bridge.post({ type: "state", payload: { open: isOpen } });
+    } else if (event.type === "unread") {
+      launcher.setUnread(event.payload.count);
+    } else if (event.type === "message") {
+      emit("message", event.payload);
+    } else if (event.type === "request-close") {
+      setOpen(false);
+    } else if (event.type === "session") {
+      stored.c = event.payload.color;
+      stored.a = event.payload.active;
+      save();
+      launcher.setColor(event.payload.color);
+    } else if (event.type === "store") {
+      stored.s = { ...stored.s, [event.payload.name]: event.payload.value };
+      save();
+    }
+  }
+
+  function setOpen(open: boolean) {
+    if (open === isOpen) {
+      return;
+    }
+    load();
+    isOpen = open;
+    const f = frame as Frame;
+    const hadFocus = root.activeElement === f.iframe;
+    f.show(open);
+    launcher.setOpen(open, open && f.isMobile());
+    if (ready) {
+      bridge.post({ type: "state", payload: { open } });
+    }
+    if (open) {
+      f.iframe.focus();
+    } else if (hadFocus) {
+      launcher.button.focus();
+    }
+    emit(open ? "open" : "close");
+  }
+
+  launcher.button.addEventListener("click", () => setOpen(!isOpen));
+  for (const intent of ["pointerenter", "focus", "touchstart"]) {
+    launcher.button.addEventListener(intent, load, { passive: true });
+  }
+
+  w.$parley = {
+    open: () => setOpen(true),
+    close: () => setOpen(false),
+    toggle: () => setOpen(!isOpen),
+    setUser: (identifier: string | number, attributes = {}) =>
+      send({ type: "set-user", payload: { identifier: String(identifier), attributes } }),
+    setCustomAttributes: (attributes: Record<string, unknown>) =>
+      send({ type: "set-custom-attributes", payload: { attributes } }),
+    setLocale(code: string) {
+      locale = code;
+      launcher.setLabels(labelsFor(code));
+      send({ type: "set-locale", payload: { locale: code } });
+    },
+    reset() {
+      launcher.setUnread(0);
+      stored = {};
+      save();
+      if (frame) {
+        send({ type: "reset", payload: {} });
+      }
+    },
+    on(name: SdkEvent, fn: Listener) {
+      listeners[name] ??= new Set();
+      listeners[name].add(fn);
+      if (name === "ready" && mounted) {
+        // Late subscribers still hear about a loader that is already up.
+        queueMicrotask(() => fn());
+      }
+    },
+    off: (name: SdkEvent, fn: Listener) => listeners[name]?.delete(fn),
+  };
+
+  const mount = () => {
+    document.body.appendChild(host);
+    mounted = true;
+    emit("ready");
+    if (stored.a) {
+      // A conversation is going on: bring the chat up (hidden) when the page is idle.
+      (w.requestIdleCallback ?? setTimeout)(load);
+    }
+    dispatchEvent(new CustomEvent("parley:ready"));
+  };
+  if (document.body) {
+    mount();
+  } else {
+    addEventListener("DOMContentLoaded", mount);
+  }
+}
+
+const settings = w.parleySettings ?? {};
+const inbox = settings.inbox ?? script?.dataset.inbox;
+if (w.$parley) {
+  // Loaded twice (two tags, a SPA re-inserting it): the first one stays in charge.
+} else if (inbox) {
+  start(settings, inbox);
+} else {
+  console.warn("Parley: no data-inbox");
+}

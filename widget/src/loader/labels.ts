@@ -1,0 +1,19 @@
+import type { LauncherLabels } from "./launcher";
+
+type Labels = LauncherLabels & { title: string };
+
+// The loader speaks the app's languages for the few words it shows before the app loads:
+// open | close | unread | iframe title.
+const LABELS: Record<string, string> = {
+  en: "Open chat|Close chat|unread|Chat",
+  fr: "Ouvrir le chat|Fermer le chat|non lus|Chat",
+  es: "Abrir el chat|Cerrar el chat|sin leer|Chat",
+  ar: "افتح المحادثة|أغلق المحادثة|غير مقروءة|المحادثة",
+};
+
+export function labelsFor(locale: string): Labels {
+  const [open, close, unread, title] = (
+    LABELS[locale.slice(0, 2).toLowerCase()] ?? (LABELS.en as string)
+  ).split("|") as [string, string, string, string];
+  return { open, close, unread, title };
+}

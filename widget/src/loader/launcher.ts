@@ -1,0 +1,70 @@
+import { readableOn } from "../shared/contrast";
+import { el, FIXED, icon } from "./dom";
+
+const CHAT = "M21 12a8 8 0 0 1-11.6 7.1L4 20.5l1.4-4.9A8 8 0 1 1 21 12z";
+const CLOSE = "M6 6l12 12M18 6 6 18";
+
+export type Launcher = {
+  button: HTMLButtonElement;
+  setOpen(open: boolean, hide: boolean): void;
+  setUnread(count: number): void;
+  setColor(color: string): void;
+  setLabels(labels: LauncherLabels): void;
+};
+
+export type LauncherLabels = { open: string; close: string; unread: string };
+
+/** The bubble: a real button, labelled, with an unread badge. */
+export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launcher {
+  const button = el(
+    "button",
+    `${FIXED}bottom:20px;${side}:20px;width:56px;height:56px;padding:0;border:0;border-radius:50%;cursor:pointer;display:flex;align-items:center;justify-content:center;box-shadow:0 4px 16px rgba(0,0,0,.25)`,
+    root,
+  );
+  button.type = "button";
+  const chat = icon(CHAT);
+  const close = icon(CLOSE);
+  button.append(chat, close);
+  const badge = el(
+    "span",
+    "position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;padding:0 5px;box-sizing:border-box;border-radius:10px;background:#c5162e;color:#fff;font:600 12px/20px system-ui,sans-serif;text-align:center;display:none",
+    button,
+  );
+  badge.setAttribute("aria-hidden", "true");
+
+  let open = false;
+  let unread = 0;
+  let labels: LauncherLabels;
+  const update = () => {
+    chat.style.display = open ? "none" : "";
+    close.style.display = open ? "" : "none";
+    button.setAttribute("aria-expanded", String(open));
+    button.setAttribute(
+      "aria-label",
+      open ? labels.close : unread ? `${labels.open} (${unread} ${labels.unread})` : labels.open,
+    );
+  };
+
+  return {
+    button,
+    setOpen(value, hide) {
+      open = value;
+      button.style.display = hide ? "none" : "flex";
+      update();
+    },
+    setUnread(count) {
+      unread = count;
+      badge.textContent = count > 9 ? "9+" : String(count);
+      badge.style.display = count > 0 ? "" : "none";
+      update();
+    },
+    setColor(color) {
+      button.style.background = color;
+      button.style.color = readableOn(color);
+    },
+    setLabels(next) {
+      labels = next;
+      update();
+    },
+  };
+}

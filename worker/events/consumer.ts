@@ -1,0 +1,108 @@
+import { createDb } from "../db/client";
+import type { Bindings } from "../env";
+import { type Outbound, realOutbound } from "../lib/outbound";
+import { nowSeconds } from "../lib/time";
+import { attemptDelivery } from "../modules/webhooks/delivery";
+import { ASYNC_LISTENERS } from "./async-registry";
+import type {
+  AsyncListener,
+  AsyncListenerContext,
+  OutboxEvent,
+  OutboxPayload,
+  WebhookEventName,
+} from "./outbox-types";
+import { findOutboxRows, type OutboxRow } from "./queries";
+import type { QueueMessage } from "./queue-messages";
+
+export type ConsumerOptions = {
+  /** Outbound HTTP; the real fetch unless a test records it. */
+  outbound?: Outbound;
+  listeners?: readonly AsyncListener[];
+  /** Per-attempt delivery timeout (ms); tests shorten it. */
+  timeoutMs?: number;
+  log?: (entry: Record<string, unknown>) => void;
+};
+
+const logLine = (entry: Record<string, unknown>) => {
+  // biome-ignore lint/suspicious/noConsole: the Worker's log sink
+  console.log(JSON.stringify({ source: "events", ...entry }));
+};
+
+const toEvent = (row: OutboxRow): OutboxEvent => ({
+  id: row.id,
+  accountId: row.accountId,
+  name: row.name as WebhookEventName,
+  conversationId: row.conversationId,
+  conversationSeq: row.conversationSeq,
+  payload: row.payload as OutboxPayload,
+  createdAt: row.createdAt,
+});
+
+/** A failed event is retried with a growing wait (its listeners are idempotent). */
+const eventRetryDelay = (attempts: number) => Math.min(300, 5 * 2 ** Math.max(0, attempts - 1));
+
+async function runEvent(
+  ctx: AsyncListenerContext,
+  row: OutboxRow | undefined,
+  listeners: readonly AsyncListener[],
+) {
+  if (!row) {
+    return; // pruned, or its account is gone
+  }
+  const event = toEvent(row);
+  const failures: unknown[] = [];
+  for (const listener of listeners) {
+    try {
+      await listener(event, ctx);
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  if (failures.length > 0) {
+    throw new AggregateError(failures, `event ${row.id}: ${failures.length} listener(s) failed`);
+  }
+}
+
+/**
+ * The EVENTS queue consumer. An outbox event is loaded once and handed to every async listener
+ * (automation, webhooks, agent bots); a delivery message is one attempt of one delivery.
+ * Messages of a batch run side by side, each acked or retried on its own.
+ */
+export async function consumeBatch(
+  batch: MessageBatch<QueueMessage>,
+  env: Bindings,
+  opts: ConsumerOptions = {},
+): Promise<void> {
+  const log = opts.log ?? logLine;
+  const ctx: AsyncListenerContext = {
+    env,
+    db: createDb(env.DB),
+    now: nowSeconds,
+    outbound: opts.outbound ?? realOutbound,
+  };
+  const listeners = opts.listeners ?? ASYNC_LISTENERS;
+  // Every event of the batch in one read.
+  const eventIds = batch.messages.flatMap((m) => (m.body.kind === "event" ? [m.body.id] : []));
+  const rows = new Map((await findOutboxRows(ctx.db, eventIds)).map((r) => [r.id, r]));
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const body = message.body;
+      try {
+        if (body.kind === "event") {
+          await runEvent(ctx, rows.get(body.id), listeners);
+          message.ack();
+          return;
+        }
+        const outcome = await attemptDelivery({ ...ctx, timeoutMs: opts.timeoutMs }, body.id);
+        if (outcome.kind === "retry") {
+          message.retry({ delaySeconds: outcome.delaySeconds });
+        } else {
+          message.ack();
+        }
+      } catch (err) {
+        log({ level: "error", msg: "queue message failed", body, error: String(err) });
+        message.retry({ delaySeconds: eventRetryDelay(message.attempts) });
+      }
+    }),
+  );
+}

@@ -1,0 +1,88 @@
+import { and, asc, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { conversations, eventOutbox } from "../db/schema";
+
+export type OutboxRow = typeof eventOutbox.$inferSelect;
+
+/** An id usable inside a batch: a number, or SQL naming a row an earlier statement wrote. */
+export type IdRef = number | SQL;
+
+export type OutboxInsert = {
+  accountId: number;
+  name: string;
+  /** The conversation the event belongs to (it gets the next conversation_seq), or none. */
+  conversation: IdRef | null;
+  payload: Record<string, unknown>;
+  /** Payload ids only the batch knows, e.g. the id of a message it inserts. */
+  refs: Record<string, SQL>;
+  createdAt: number;
+  /** Write only if the statement just before this one changed a row (a conditional update). */
+  ifChanged: boolean;
+};
+
+const payloadSql = (e: OutboxInsert) =>
+  Object.entries(e.refs).reduce<SQL>(
+    (json, [key, ref]) => sql`json_set(${json}, ${`$.${key}`}, ${ref})`,
+    sql`${JSON.stringify(e.payload)}`,
+  );
+
+/**
+ * The statements recording one event, to append to the batch of the change itself. A
+ * conversation's event first bumps its counter, then copies it into the row, so
+ * conversation_seq is allocated inside the batch (no read-then-write across requests).
+ * `changes()` chains the guard: each statement runs only if the one before changed a row.
+ */
+export function outboxStatements(db: Db, e: OutboxInsert) {
+  const guard = e.ifChanged ? sql` AND changes() > 0` : sql``;
+  const payload = payloadSql(e);
+  // The SELECT lists every column in table order (id NULL: autoincrement; sent_at NULL).
+  if (e.conversation === null) {
+    return [
+      db
+        .insert(eventOutbox)
+        .select(
+          sql`SELECT NULL, ${e.accountId}, ${e.name}, NULL, NULL, ${payload}, ${e.createdAt}, NULL
+            WHERE 1${guard}`,
+        )
+        .returning({ id: eventOutbox.id }),
+    ];
+  }
+  return [
+    db
+      .update(conversations)
+      .set({ eventSeq: sql`${conversations.eventSeq} + 1` })
+      .where(sql`${conversations.id} = ${e.conversation}${guard}`),
+    db
+      .insert(eventOutbox)
+      .select(
+        sql`SELECT NULL, ${e.accountId}, ${e.name}, c.id, c.event_seq, ${payload}, ${e.createdAt}, NULL
+          FROM ${conversations} c WHERE c.id = ${e.conversation}${guard}`,
+      )
+      .returning({ id: eventOutbox.id }),
+  ];
+}
+
+export const findOutboxRows = (db: Db, ids: number[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db.select().from(eventOutbox).where(inArray(eventOutbox.id, ids)).all();
+
+export const markSent = (db: Db, ids: number[], at: number) =>
+  db.update(eventOutbox).set({ sentAt: at }).where(inArray(eventOutbox.id, ids));
+
+/** Rows whose relay did not happen (the request died, or the queue refused the send). */
+export async function unsentIds(db: Db, createdBefore: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: eventOutbox.id })
+    .from(eventOutbox)
+    .where(and(isNull(eventOutbox.sentAt), lte(eventOutbox.createdAt, createdBefore)))
+    .orderBy(asc(eventOutbox.id))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** Relayed rows are kept a while for inspection, then dropped (deliveries keep their body). */
+export const pruneSent = (db: Db, sentBefore: number) =>
+  db
+    .delete(eventOutbox)
+    .where(and(isNotNull(eventOutbox.sentAt), lte(eventOutbox.sentAt, sentBefore)));

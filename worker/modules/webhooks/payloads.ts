@@ -1,0 +1,150 @@
+import type { Db } from "../../db/client";
+import type { OutboxEvent } from "../../events/outbox-types";
+import type { ChangedAttributes, Typer } from "../../events/types";
+import { findAccount } from "../accounts/queries";
+import { presentContactWebhook } from "../contacts/presenter";
+import { findContact } from "../contacts/queries";
+import { findById } from "../conversations/queries";
+import { conversationWebhookData } from "../conversations/views";
+import { findInbox } from "../inboxes/queries";
+import { presentMessageWebhook } from "../messages/presenter";
+import { loadAttachments, loadSender } from "../messages/senders";
+import { findContactInboxRow, latestConversationOf, messageEventRows } from "./queries.payloads";
+import type { ChangedAttributesJson } from "./schema.payloads";
+
+/** An event's record as webhooks carry it, without `event` (added per delivery). */
+export type EventData = Record<string, unknown>;
+
+const SENDER_TYPES = { user: "User", contact: "Contact", agent_bot: "AgentBot" } as const;
+
+/** Chatwoot's changed_attributes: one single-key object per attribute. */
+const changedJson = (changed: ChangedAttributes | undefined): ChangedAttributesJson =>
+  Object.entries(changed ?? {}).map(([name, change]) => ({ [name]: change }));
+
+const nameOf = (row: { id: number; name: string } | undefined) =>
+  row ? { id: row.id, name: row.name } : { id: 0, name: "" };
+
+async function conversationData(db: Db, event: OutboxEvent, origin: string) {
+  const row = event.conversationId === null ? undefined : await findById(db, event.conversationId);
+  return row ? { row, data: await conversationWebhookData(db, row, origin) } : null;
+}
+
+async function messageData(db: Db, event: OutboxEvent, origin: string) {
+  const id = event.payload.message_id;
+  if (event.conversationId === null || !id) {
+    return null;
+  }
+  const rows = await messageEventRows(db, event.accountId, event.conversationId, id);
+  const { conversation, message } = rows;
+  if (!conversation || !message) {
+    return null;
+  }
+  const [data, files, sender] = await Promise.all([
+    conversationWebhookData(db, conversation, origin),
+    loadAttachments(db, [message]),
+    message.senderType && message.senderId !== null
+      ? loadSender(db, message.senderType, message.senderId)
+      : null,
+  ]);
+  return presentMessageWebhook(message, {
+    // Chatwoot's webhook names a user sender by email too.
+    sender: sender && rows.user ? { ...sender, email: rows.user.email } : sender,
+    attachments: files.get(message.id) ?? [],
+    origin,
+    inbox: nameOf(rows.inbox),
+    account: nameOf(rows.account),
+    conversation: data,
+  });
+}
+
+async function contactData(db: Db, event: OutboxEvent, origin: string) {
+  const id = event.payload.contact_id;
+  const [contact, account] = await Promise.all([
+    id ? findContact(db, event.accountId, id) : undefined,
+    findAccount(db, event.accountId),
+  ]);
+  return contact ? presentContactWebhook(contact, nameOf(account), origin) : null;
+}
+
+async function typingData(db: Db, event: OutboxEvent, origin: string) {
+  const conversation = await conversationData(db, event, origin);
+  const typer = event.payload.typer as Typer | undefined;
+  if (!conversation || !typer) {
+    return null;
+  }
+  const user = await loadSender(db, SENDER_TYPES[typer.type], typer.id);
+  return {
+    user: user ?? { id: typer.id, name: typer.name, type: typer.type },
+    conversation: conversation.data,
+    is_private: event.payload.is_private ?? false,
+  };
+}
+
+async function widgetData(db: Db, event: OutboxEvent, origin: string) {
+  const ci = event.payload.contact_inbox_id
+    ? await findContactInboxRow(db, event.payload.contact_inbox_id)
+    : undefined;
+  if (!ci) {
+    return null;
+  }
+  const [contact, inbox, account, current] = await Promise.all([
+    contactData(db, { ...event, payload: { ...event.payload, contact_id: ci.contactId } }, origin),
+    findInbox(db, event.accountId, ci.inboxId),
+    findAccount(db, event.accountId),
+    latestConversationOf(db, ci.id),
+  ]);
+  return {
+    id: ci.id,
+    contact,
+    inbox: nameOf(inbox),
+    account: nameOf(account),
+    current_conversation: current ? await conversationWebhookData(db, current, origin) : null,
+    source_id: ci.sourceId,
+    event_info: event.payload.event_info ?? {},
+  };
+}
+
+/**
+ * The record an event is about, loaded now and shaped by the resources' webhook presenters;
+ * null when it no longer exists (nothing is delivered then).
+ */
+export async function loadEventData(db: Db, event: OutboxEvent): Promise<EventData | null> {
+  const origin = event.payload.origin ?? "";
+  const changed = { changed_attributes: changedJson(event.payload.changed_attributes) };
+  const seq = event.conversationSeq === null ? {} : { conversation_seq: event.conversationSeq };
+  let data: EventData | null;
+  switch (event.name) {
+    case "conversation_created":
+      data = (await conversationData(db, event, origin))?.data ?? null;
+      break;
+    case "conversation_updated":
+    case "conversation_status_changed": {
+      const found = await conversationData(db, event, origin);
+      data = found ? { ...found.data, ...changed } : null;
+      break;
+    }
+    case "message_created":
+    case "message_updated":
+      data = await messageData(db, event, origin);
+      break;
+    case "contact_created":
+      data = await contactData(db, event, origin);
+      break;
+    case "contact_updated": {
+      const contact = await contactData(db, event, origin);
+      data = contact ? { ...contact, ...changed } : null;
+      break;
+    }
+    case "conversation_typing_on":
+    case "conversation_typing_off":
+      data = await typingData(db, event, origin);
+      break;
+    case "webwidget_triggered":
+      data = await widgetData(db, event, origin);
+      break;
+  }
+  return data === null ? null : { ...data, ...seq };
+}
+
+/** The exact bytes sent and signed: `event` first, as Chatwoot's receivers read it. */
+export const bodyFor = (name: string, data: EventData) => JSON.stringify({ event: name, ...data });

@@ -1,0 +1,122 @@
+import type { Deps } from "../../http/context";
+import { ApiError, invalidField } from "../../http/errors";
+import { isUniqueViolation } from "../../lib/db-errors";
+import { randomBase64 } from "../../lib/ids";
+import { loopbackAllowed, publicUrlProblem } from "../../lib/public-url";
+import { findInbox } from "../inboxes/queries";
+import {
+  deleteWebhookRow,
+  findWebhook,
+  findWebhookByUrl,
+  insertWebhook,
+  type NewWebhook,
+  updateWebhookRow,
+  type WebhookWithInbox,
+} from "./queries";
+import { DEFAULT_SUBSCRIPTIONS, type WebhookCreate, type WebhookUpdate } from "./schema";
+
+const urlTaken = () => invalidField("url", "has already been taken");
+
+/** Standard Webhooks' secret form: whsec_ + base64 of 32 random bytes. */
+export const newWebhookSecret = () => `whsec_${randomBase64(32)}`;
+
+export async function loadWebhook(
+  deps: Deps,
+  accountId: number,
+  id: number,
+): Promise<WebhookWithInbox> {
+  const found = await findWebhook(deps.db, accountId, id);
+  if (!found) {
+    throw new ApiError("not_found");
+  }
+  return found;
+}
+
+/** The columns of a create or update, every rule checked first (bad input changes nothing). */
+async function checkedValues(
+  deps: Deps,
+  accountId: number,
+  input: WebhookUpdate,
+  exceptId = 0,
+): Promise<Partial<NewWebhook>> {
+  const values: Partial<NewWebhook> = {};
+  if (input.url !== undefined) {
+    const problem = publicUrlProblem(input.url, loopbackAllowed(deps.env));
+    if (problem) {
+      throw invalidField("url", problem);
+    }
+    if (await findWebhookByUrl(deps.db, accountId, input.url, exceptId)) {
+      throw urlTaken();
+    }
+    values.url = input.url;
+  }
+  if (input.inbox_id !== undefined) {
+    if (input.inbox_id !== null && !(await findInbox(deps.db, accountId, input.inbox_id))) {
+      throw invalidField("inbox_id", "is not an inbox of this account");
+    }
+    values.inboxId = input.inbox_id;
+  }
+  if (input.name !== undefined) {
+    values.name = input.name;
+  }
+  if (input.subscriptions !== undefined) {
+    values.subscriptions = [...new Set(input.subscriptions)];
+  }
+  return values;
+}
+
+async function stored(deps: Deps, accountId: number, id: number | undefined) {
+  const found = id === undefined ? undefined : await findWebhook(deps.db, accountId, id);
+  if (!found) {
+    throw new ApiError("internal_error");
+  }
+  return found;
+}
+
+/**
+ * Chatwoot parity: the URL is unique per account, subscriptions default to every event but
+ * typing. The URL must not reach a private network (checked again at every send).
+ */
+export async function createWebhook(
+  deps: Deps,
+  accountId: number,
+  input: WebhookCreate,
+): Promise<WebhookWithInbox> {
+  const values = await checkedValues(deps, accountId, input);
+  try {
+    const [row] = await insertWebhook(deps.db, {
+      subscriptions: [...DEFAULT_SUBSCRIPTIONS],
+      ...values,
+      url: input.url,
+      accountId,
+      secret: newWebhookSecret(),
+    });
+    return stored(deps, accountId, row?.id);
+  } catch (err) {
+    throw isUniqueViolation(err) ? urlTaken() : err;
+  }
+}
+
+/** E16: omitted fields stay; any update re-enables a webhook a 410 had disabled. */
+export async function updateWebhook(
+  deps: Deps,
+  current: WebhookWithInbox,
+  input: WebhookUpdate,
+): Promise<WebhookWithInbox> {
+  const { webhook } = current;
+  const values = await checkedValues(deps, webhook.accountId, input, webhook.id);
+  try {
+    await updateWebhookRow(deps.db, webhook.id, {
+      ...values,
+      disabledAt: null,
+      updatedAt: deps.now(),
+    });
+  } catch (err) {
+    throw isUniqueViolation(err) ? urlTaken() : err;
+  }
+  return stored(deps, webhook.accountId, webhook.id);
+}
+
+export async function deleteWebhook(deps: Deps, current: WebhookWithInbox): Promise<void> {
+  await deleteWebhookRow(deps.db, current.webhook.id);
+}
