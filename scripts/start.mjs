@@ -27,6 +27,19 @@ async function waitUntilReady(child) {
   throw new Error(`${base}/openapi.json did not answer within 120 s`);
 }
 
+/**
+ * Miniflare never fires cron triggers by itself, so the outbox sweep (unsent events, retries
+ * whose queue message was lost) would not run locally; tick it as the deployed cron would.
+ */
+function tickCron(child) {
+  const timer = setInterval(() => {
+    if (child.exitCode === null) {
+      fetch(`${base}/__scheduled?cron=${encodeURIComponent("* * * * *")}`).catch(() => undefined);
+    }
+  }, 60_000);
+  timer.unref();
+}
+
 function printFacts(seededNow) {
   const f = demoFacts();
   if (!f.account) {
@@ -75,12 +88,14 @@ async function main() {
     String(port),
     "--var",
     "PARLEY_ALLOW_LOOPBACK_WEBHOOKS:1",
+    "--test-scheduled",
   ]);
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => child.kill(signal));
   }
   child.on("exit", (code) => process.exit(code ?? 0));
   await waitUntilReady(child);
+  tickCron(child);
   printFacts(seededNow);
 }
 

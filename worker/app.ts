@@ -4,6 +4,7 @@ import { cors } from "hono/cors";
 import { accountApi } from "./api/account";
 import { platformApi } from "./api/platform";
 import { publicApi } from "./api/public";
+import { forgetAuthAfterWrites } from "./http/auth-cache";
 import type { AppEnv } from "./http/context";
 import { ApiError, onError, onNotFound } from "./http/errors";
 import { requestId } from "./http/middleware/request-id";
@@ -41,6 +42,7 @@ export function createApp() {
       : jsonLimit(c, next),
   );
   app.use("*", services);
+  app.use("*", forgetAuthAfterWrites);
 
   app.get("/", (c) =>
     c.json({

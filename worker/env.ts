@@ -19,6 +19,11 @@ export type Bindings = {
   PUBLIC_CONTACT_LIMITER: RateLimit;
   PUBLIC_MESSAGE_LIMITER: RateLimit;
   SERVICE_VERSION?: string;
+  /**
+   * Sender of automation email, `Name <address>` (wrangler.toml [vars]). Cloudflare only sends
+   * from a domain of the account; empty or malformed, automation logs and skips its email.
+   */
+  MAIL_FROM?: string;
   /** How long a typing indicator lives without renewal (ms); tests shorten it. */
   TYPING_TTL_MS?: string;
   /** "1" lets webhooks target loopback addresses (npm start; never in production). */

@@ -11,6 +11,8 @@ import { bindingMailer } from "../../worker/modules/automation-rules/mailer";
 import { attemptDelivery } from "../../worker/modules/webhooks/delivery";
 import { addInboxMember, createAgent, createTeam, createWorld, db } from "../support/factories";
 import {
+  act,
+  cond,
   createRule,
   outboxEvent,
   outboxOf,
@@ -45,17 +47,6 @@ const labelsOf = async (conversationId: number) =>
 
 const messagesOf = (conversationId: number) =>
   db().select().from(t.messages).where(eq(t.messages.conversationId, conversationId)).all();
-
-const cond = (attribute_key: string, filter_operator: string, values: unknown[] = []) => ({
-  attribute_key,
-  filter_operator,
-  values,
-  query_operator: null,
-});
-const act = (action_name: string, action_params: unknown[] = []) => ({
-  action_name,
-  action_params,
-});
 
 async function world() {
   const w = await createWorld();

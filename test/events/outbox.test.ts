@@ -11,6 +11,7 @@ import { createContact } from "../support/factories-conversations";
 import { createPublicConversation, createPublicWorld, pub } from "../support/factories-public";
 import { outboxRows } from "../support/factories-webhooks";
 import { api, expectError } from "../support/http";
+import { openSocket } from "../support/ws";
 
 /** An account with an admin and an API inbox, and a conversation created through the API. */
 async function world() {
@@ -268,5 +269,67 @@ describe("atomicity and attribution", () => {
         .where(eq(t.eventOutbox.accountId, w.account.id));
       expect(row?.sentAt).not.toBeNull();
     });
+  });
+
+  it("records typing sent over a socket once per change, the expiry's off included", async () => {
+    const w = await createPublicWorld();
+    const { contact, conversation, path } = await createPublicConversation(w.base);
+    const after = await lastId(w.account.id);
+    const visitor = await openSocket(`/public/api/v1/inboxes/${path}/live`);
+    const agent = await openSocket(
+      `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}/live`,
+      { api_access_token: w.admin.token },
+    );
+    visitor.send({ type: "typing", on: true });
+    visitor.send({ type: "typing", on: true }); // a renewal: no news
+    await agent.next("typing.on");
+    await agent.next("typing.off", 3000); // the test TTL lets it expire
+    agent.send({ type: "typing", on: true, private: true });
+    agent.send({ type: "typing", on: false, private: true });
+    await visitor.next("ready");
+    await vi.waitFor(async () => expect((await outboxRows(w.account.id, after)).length).toBe(4), {
+      timeout: 3000,
+    });
+    const rows = await outboxRows(w.account.id, after);
+    expect(names(rows)).toEqual([
+      "conversation_typing_on",
+      "conversation_typing_off",
+      "conversation_typing_on",
+      "conversation_typing_off",
+    ]);
+    expect(rows[0]?.payload).toMatchObject({
+      typer: { type: "contact", id: contact.id },
+      is_private: false,
+      performed_by: { type: "contact", id: contact.id },
+    });
+    expect(rows[2]?.payload).toMatchObject({
+      typer: { type: "user", id: w.admin.id },
+      is_private: true,
+    });
+    expect(rows.every((r) => r.conversationId === rows[0]?.conversationId)).toBe(true);
+    visitor.close();
+    agent.close();
+  });
+
+  it("has the room send message events to the queue and mark them sent, alone or with the next write", async () => {
+    const w = await world();
+    const after = await lastId(w.account.id);
+    const post = (content: string) =>
+      api(`${w.path}/messages`, { token: w.admin.token, body: { content } });
+    expect((await post("first")).status).toBe(200);
+    // A second of quiet: the first mark goes out on its own.
+    await vi.waitFor(
+      async () => expect((await outboxRows(w.account.id, after))[0]?.sentAt).not.toBeNull(),
+      { timeout: 4000, interval: 100 },
+    );
+    await Promise.all(["a", "b", "c"].map(post));
+    await vi.waitFor(
+      async () => {
+        const rows = await outboxRows(w.account.id, after);
+        expect(rows.filter((r) => r.name === "message_created")).toHaveLength(4);
+        expect(rows.every((r) => r.sentAt !== null)).toBe(true);
+      },
+      { timeout: 4000, interval: 100 },
+    );
   });
 });

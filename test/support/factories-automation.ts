@@ -5,6 +5,20 @@ import type { Mail } from "../../worker/modules/automation-rules/mailer";
 import { db, unique } from "./factories";
 import { createConversation, insertMessage } from "./factories-conversations";
 
+/** One rule condition, as clients send it. */
+export const cond = (attribute_key: string, filter_operator: string, values: unknown[] = []) => ({
+  attribute_key,
+  filter_operator,
+  values,
+  query_operator: null,
+});
+
+/** One rule action, as clients send it. */
+export const act = (action_name: string, action_params: unknown[] = []) => ({
+  action_name,
+  action_params,
+});
+
 type RuleValues = Partial<typeof t.automationRules.$inferInsert>;
 
 /** A rule straight through drizzle (no validation), for listing and engine runs. */

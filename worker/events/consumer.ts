@@ -74,11 +74,25 @@ export async function consumeBatch(
   opts: ConsumerOptions = {},
 ): Promise<void> {
   const log = opts.log ?? logLine;
+  const shared = new Map<string, Promise<unknown>>();
   const ctx: AsyncListenerContext = {
     env,
     db: createDb(env.DB),
     now: nowSeconds,
     outbound: opts.outbound ?? realOutbound,
+    memo: <T>(key: string, load: () => Promise<T>) => {
+      if (!shared.has(key)) {
+        // A failed load is not kept: the next event of the batch tries again.
+        shared.set(
+          key,
+          load().catch((err) => {
+            shared.delete(key);
+            throw err;
+          }),
+        );
+      }
+      return shared.get(key) as Promise<T>;
+    },
   };
   const listeners = opts.listeners ?? ASYNC_LISTENERS;
   // Every event of the batch in one read.

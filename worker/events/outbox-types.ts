@@ -58,7 +58,19 @@ export type AsyncListenerContext = {
   now: () => number;
   /** Outbound HTTP (real fetch, or a recorder in tests). */
   outbound: Outbound;
+  /**
+   * Loads `key` once per queue batch: the events of a batch mostly share an account and an
+   * inbox, so their receivers and rules are read once, not once per event. Absent: no sharing.
+   */
+  memo?: <T>(key: string, load: () => Promise<T>) => Promise<T>;
 };
+
+/** The batch's memo when there is one, else a plain load. */
+export const memoized = <T>(
+  ctx: { memo?: AsyncListenerContext["memo"] },
+  key: string,
+  load: () => Promise<T>,
+) => (ctx.memo ? ctx.memo(key, load) : load());
 
 /** An async listener runs in the queue consumer, once per outbox event (at least once). */
 export type AsyncListener = (event: OutboxEvent, ctx: AsyncListenerContext) => Promise<void>;

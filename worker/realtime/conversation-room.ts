@@ -10,6 +10,7 @@ import {
   presentPublicMessage,
 } from "../modules/messages/presenter";
 import {
+  type CounterInput,
   findByIdempotencyKey,
   type MessageRow,
   type MessageTouch,
@@ -26,13 +27,20 @@ import {
 } from "./message-writer";
 import { frame, type SocketIdentity } from "./protocol";
 import { RoomLog } from "./room-log";
+import { RoomRelay } from "./room-relay";
 import { RoomSockets } from "./room-sockets";
+import { ROOM_CONVERSATION_HEADER, type RoomConversation, recordTypingChange } from "./room-typing";
 
 /** What the room needs to show a message to agents and to the contact. */
 export type MessageView = {
   sender: Sender | null;
   context: MessageConversationContext;
   origin: string;
+};
+
+/** A new message's view: the room reads the counters with the write itself. */
+export type AppendView = Omit<MessageView, "context"> & {
+  context: Omit<MessageConversationContext, "unreadCount" | "sourceId">;
 };
 
 export type AppendRequest = {
@@ -43,14 +51,16 @@ export type AppendRequest = {
   contactId?: number;
   /** Files already stored in R2, recorded in the same batch as the message. */
   attachments?: Omit<NewAttachment, "messageId">[];
-  view: MessageView;
+  view: AppendView;
+  /** The conversation's counters to read back with the write (for the presenter). */
+  counters: CounterInput;
   /** Records message_created in the message's batch; null for messages with no event. */
   record: Recorder | null;
 };
 
 /**
  * `presented` is the agents' view of a new message (absent for an idempotent replay);
- * `eventIds` are the outbox rows committed with it, for the caller to relay.
+ * `eventIds` are the outbox rows committed with it; the room has sent them to the queue.
  */
 export type AppendResult = {
   message: MessageRow;
@@ -81,6 +91,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
   private tail: Promise<void> = Promise.resolve();
   /** In-flight appends by Idempotency-Key, so a retry racing its original gets the same row. */
   private readonly inflight = new Map<string, Promise<AppendResult>>();
+  private typingRecords: Promise<void> = Promise.resolve();
   private readonly log: RoomLog;
   private readonly writer: MessageWriter;
   private readonly sockets: RoomSockets;
@@ -93,11 +104,25 @@ export class ConversationRoom extends DurableObject<Bindings> {
       ctx.storage.kv,
       () => this.db(),
       (step) => this.enqueue(step),
-      (row, attachments, req) =>
-        this.broadcastMessage("message.created", row, attachments, req.view),
+      (row, attachments, req, counters) =>
+        this.broadcastMessage("message.created", row, attachments, {
+          ...req.view,
+          context: {
+            ...req.view.context,
+            unreadCount: counters.unread,
+            sourceId: counters.sourceId,
+          },
+        }),
+      new RoomRelay(env, () => this.db()),
     );
     const ttl = Number(env.TYPING_TTL_MS);
-    this.sockets = new RoomSockets(ctx, this.log, () => this.eventSeq, ttl > 0 ? ttl : undefined);
+    this.sockets = new RoomSockets(
+      ctx,
+      this.log,
+      () => this.eventSeq,
+      (typer, on, isPrivate) => this.recordTyping(typer, on, isPrivate),
+      ttl > 0 ? ttl : undefined,
+    );
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
 
@@ -152,7 +177,13 @@ export class ConversationRoom extends DurableObject<Bindings> {
   }
 
   /** Typing is never stored: it is relayed, and expires unless renewed. */
-  async setTyping(typer: Typer, on: boolean, isPrivate: boolean): Promise<void> {
+  async setTyping(
+    typer: Typer,
+    on: boolean,
+    isPrivate: boolean,
+    conversation: RoomConversation,
+  ): Promise<void> {
+    this.remember(conversation);
     await this.sockets.typing(typer, on, isPrivate);
   }
 
@@ -167,6 +198,10 @@ export class ConversationRoom extends DurableObject<Bindings> {
     ) as SocketIdentity | null;
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !identity) {
       return new Response("expected a WebSocket upgrade", { status: 426 });
+    }
+    const conversation = request.headers.get(ROOM_CONVERSATION_HEADER);
+    if (conversation) {
+      this.remember(JSON.parse(conversation) as RoomConversation);
     }
     const raw = new URL(request.url).searchParams.get("after");
     const after = raw === null ? Number.NaN : Number(raw);
@@ -227,6 +262,29 @@ export class ConversationRoom extends DurableObject<Bindings> {
     const contactFrame = contactData === null ? null : frame(event as never, seq, contactData);
     this.log.append(seq, agentFrame, contactFrame);
     this.sockets.broadcast(agentFrame, contactFrame);
+  }
+
+  /** The conversation this room serves, kept for events the room itself originates. */
+  private remember(conversation: RoomConversation): void {
+    this.ctx.storage.kv.put("conversation", conversation);
+  }
+
+  /** Typing webhooks: recorded after the frames went out, never holding the sockets up. */
+  private recordTyping(typer: Typer, on: boolean, isPrivate: boolean): void {
+    const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
+    if (!conversation) {
+      return; // a room from before rooms knew their conversation; nobody subscribed through it
+    }
+    // One after another, so an "off" is never committed before the "on" it ends.
+    this.typingRecords = this.typingRecords.then(() =>
+      recordTypingChange(this.env, conversation, { typer, on, isPrivate }).catch((err) => {
+        // biome-ignore lint/suspicious/noConsole: the Worker's log sink
+        console.log(
+          JSON.stringify({ level: "error", msg: "typing event not recorded", error: String(err) }),
+        );
+      }),
+    );
+    this.ctx.waitUntil(this.typingRecords);
   }
 
   /** Runs `step` after every step queued before it; resolves when this one is done. */

@@ -4,6 +4,9 @@ import { eventWrites, type OutboxEntry, type Recorder, SYSTEM } from "../events/
 import { isUniqueViolation } from "../lib/db-errors";
 import type { AttachmentRow } from "../modules/messages/presenter";
 import {
+  type Counters,
+  counterStatements,
+  countersFrom,
   insertAttachment,
   insertMessage,
   type MessageRow,
@@ -16,6 +19,7 @@ import {
 } from "../modules/messages/queries";
 import type { Message } from "../modules/messages/schema";
 import type { AppendRequest } from "./conversation-room";
+import type { RoomRelay } from "./room-relay";
 
 const NO_RECORDER: Recorder = { performedBy: SYSTEM, origin: "", at: 0 };
 
@@ -67,7 +71,10 @@ export class MessageWriter {
       row: MessageRow,
       attachments: AttachmentRow[],
       req: AppendRequest,
+      counters: Counters,
     ) => Message,
+    /** Sends the group's outbox rows to the queue; its sent-marks ride on the next group. */
+    private readonly relay: RoomRelay,
   ) {}
 
   async append(req: AppendRequest): Promise<Written> {
@@ -150,17 +157,34 @@ export class MessageWriter {
       statements.push(...files.map((a) => insertAttachment(db, { ...a, messageId })));
       spans.push({ start, files: files.length, eventIds: (r) => writes.ids(r, eventsAt) });
     }
-    const results = (await db.batch(statements as never)) as unknown[][];
+    // The presenter's unread count and source_id, read after the group in the same round trip.
+    const countersAt = statements.length;
+    statements.push(...counterStatements(db, (group.at(-1) as Pending).req.counters));
+    const marks = this.relay.take();
+    if (marks) {
+      statements.push(marks.statement);
+    }
+    let results: unknown[][];
+    try {
+      results = (await db.batch(statements as never)) as unknown[][];
+    } catch (err) {
+      if (marks) {
+        this.relay.giveBack(marks.ids);
+      }
+      throw err;
+    }
+    const counters = countersFrom(results.slice(countersAt, countersAt + 2));
+    this.relay.send(spans.flatMap((span) => span.eventIds(results)));
     group.forEach((p, i) => {
       const span = spans[i] as (typeof spans)[number];
       const row = results[span.start]?.[0] as MessageRow | undefined;
-      const end = (spans[i + 1]?.start ?? results.length) as number;
+      const end = (spans[i + 1]?.start ?? countersAt) as number;
       const attachments = results.slice(end - span.files, end).flat() as AttachmentRow[];
       if (!row) {
         p.reject(new Error(`message ${p.seq} was not stored`));
         return;
       }
-      const presented = this.written(row, span.files === 0 ? [] : attachments, p.req);
+      const presented = this.written(row, span.files === 0 ? [] : attachments, p.req, counters);
       p.resolve({ message: row, presented, eventIds: span.eventIds(results) });
     });
   }

@@ -14,6 +14,7 @@ import type { RoomLog } from "./room-log";
 type Attachment = SocketIdentity & { connectedAt: number };
 type TypingEntry = { typer: Typer; isPrivate: boolean; until: number };
 type Bucket = { tokens: number; at: number; strikes: number };
+export type TypingChangeHook = (typer: Typer, on: boolean, isPrivate: boolean) => void;
 
 const AGENT = "agent";
 const CONTACT = "contact";
@@ -30,6 +31,8 @@ export class RoomSockets {
     private readonly ctx: DurableObjectState,
     private readonly log: RoomLog,
     private readonly currentSeq: () => number,
+    /** Told of every change of someone's typing state (renewals are not changes). */
+    private readonly onTypingChange: TypingChangeHook,
     private readonly typingTtlMs: number = TYPING_TTL_MS,
   ) {}
 
@@ -115,6 +118,7 @@ export class RoomSockets {
     // Renewals are not re-broadcast: only changes are news.
     if (on !== (was !== undefined)) {
       this.sendTyping(typer, on, isPrivate);
+      this.onTypingChange(typer, on, isPrivate);
     }
   }
 
@@ -125,6 +129,7 @@ export class RoomSockets {
       if (entry.until <= now) {
         this.ctx.storage.kv.delete(key);
         this.sendTyping(entry.typer, false, entry.isPrivate);
+        this.onTypingChange(entry.typer, false, entry.isPrivate);
       } else {
         next = Math.min(next, entry.until);
       }

@@ -1,4 +1,11 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import { createdAt, jsonObject, updatedAt } from "./_common";
 import { accounts } from "./accounts";
 import { inboxes } from "./inboxes";
@@ -120,4 +127,25 @@ export const automationRules = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [index("automation_rules_account_event").on(t.accountId, t.eventName)],
+);
+
+/**
+ * Which rule already ran on which outbox event. The queue hands an event over at least once
+ * (any failing listener retries all of them); a rule claims (event, rule) here before acting,
+ * so its actions run at most once per event. Pruned with the outbox rows (cron sweep).
+ */
+export const automationRuns = sqliteTable(
+  "automation_runs",
+  {
+    /** event_outbox.id; no foreign key: outbox rows are pruned on their own schedule. */
+    eventId: integer("event_id").notNull(),
+    /** automation_rules.id; a deleted rule's runs simply age out. */
+    ruleId: integer("rule_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.ruleId] }),
+    // The every-minute prune reads old rows by age, not the whole table.
+    index("automation_runs_created").on(t.createdAt),
+  ],
 );

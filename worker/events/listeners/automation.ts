@@ -6,7 +6,7 @@ import type { AsyncListener } from "../outbox-types";
 
 export type AutomationListenerOptions = {
   /** How rules send email; the `send_email` binding unless a test records it. */
-  mailer?: (env: Bindings) => Mailer;
+  mailer?: (env: Bindings, log: (entry: Record<string, unknown>) => void) => Mailer;
   log?: (entry: Record<string, unknown>) => void;
 };
 
@@ -30,8 +30,9 @@ export function createAutomationListener(opts: AutomationListenerOptions = {}): 
           outbound: ctx.outbound,
           log,
         }),
-      mailer: (opts.mailer ?? bindingMailer)(ctx.env),
+      mailer: (opts.mailer ?? bindingMailer)(ctx.env, log),
       log,
+      memo: ctx.memo,
     });
 }
 

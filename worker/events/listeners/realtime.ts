@@ -6,6 +6,7 @@ import {
 import type { ConversationRow } from "../../modules/conversations/queries";
 import { findUser } from "../../modules/users/queries";
 import { feedFor, roomFor } from "../../realtime/room";
+import { roomConversation } from "../../realtime/room-typing";
 import type { ListenerContext } from "../bus";
 import type { Listener } from "../registry";
 
@@ -84,9 +85,14 @@ export const realtimeListener: Listener = {
     });
   },
   "conversation.typing_on": async ({ conversation, typer, isPrivate }, ctx) => {
-    await room(ctx, conversation).setTyping(typer, true, isPrivate);
+    await room(ctx, conversation).setTyping(typer, true, isPrivate, roomConversation(conversation));
   },
   "conversation.typing_off": async ({ conversation, typer, isPrivate }, ctx) => {
-    await room(ctx, conversation).setTyping(typer, false, isPrivate);
+    await room(ctx, conversation).setTyping(
+      typer,
+      false,
+      isPrivate,
+      roomConversation(conversation),
+    );
   },
 };

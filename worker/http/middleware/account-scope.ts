@@ -1,8 +1,11 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { findAccountWithMember } from "../../modules/accounts/queries";
+import { type AccountRow, findAccountWithMember } from "../../modules/accounts/queries";
 import { botServesAccount } from "../../modules/agent-bots/queries";
-import type { AccountEnv } from "../context";
+import { authCache } from "../auth-cache";
+import type { AccountEnv, AccountRole } from "../context";
 import { ApiError } from "../errors";
+import { readAccessToken } from "./token";
 
 /**
  * Resolves `:account_id` and the caller's role in it. An account the caller does not belong to
@@ -14,9 +17,25 @@ export const accountScope = createMiddleware<AccountEnv>(async (c, next) => {
   if (!Number.isSafeInteger(accountId)) {
     throw new ApiError("not_found");
   }
+  const token = readAccessToken(c) ?? "";
+  const known = authCache.scope(token, accountId);
+  const { account, role } = known ?? (await resolveScope(c, accountId));
+  if (!known) {
+    authCache.rememberScope(token, accountId, { account, role });
+  }
+  c.set("role", role);
+  c.set("account", account);
+  await next();
+});
+
+async function resolveScope(
+  c: Context<AccountEnv>,
+  accountId: number,
+): Promise<{ account: AccountRow; role: AccountRole }> {
   const { db } = c.var.deps;
   const actor = c.var.actor;
   const userId = actor.kind === "user" ? actor.user.id : 0;
+  let role: AccountRole;
   // The account and the caller's membership in one D1 round trip.
   const [account, membership] = await findAccountWithMember(db, accountId, userId);
   if (!account) {
@@ -26,18 +45,17 @@ export const accountScope = createMiddleware<AccountEnv>(async (c, next) => {
     if (!membership) {
       throw new ApiError("not_found");
     }
-    c.set("role", membership.role);
+    role = membership.role;
   } else if (actor.kind === "bot") {
     if (!(await botServesAccount(db, actor.bot, accountId))) {
       throw new ApiError("not_found");
     }
-    c.set("role", "bot");
+    role = "bot";
   } else {
     throw new ApiError("invalid_token");
   }
   if (account.status !== "active") {
     throw new ApiError("account_suspended");
   }
-  c.set("account", account);
-  await next();
-});
+  return { account, role };
+}

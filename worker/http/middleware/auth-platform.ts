@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { resolveToken } from "../../modules/access-tokens/service";
+import { authCache } from "../auth-cache";
 import type { PlatformEnv } from "../context";
 import { ApiError } from "../errors";
 import { readAccessToken } from "./token";
@@ -9,7 +9,7 @@ export const authPlatform = createMiddleware<PlatformEnv>(async (c, next) => {
   if (!token) {
     throw new ApiError("unauthorized");
   }
-  const actor = await resolveToken(c.var.deps.db, token);
+  const actor = await authCache.actor(c.var.deps.db, token);
   if (actor?.kind !== "platform") {
     throw new ApiError("invalid_token", "Invalid access_token");
   }

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { performerOf } from "../../events/outbox";
-import { resolveToken } from "../../modules/access-tokens/service";
+import { authCache } from "../auth-cache";
 import type { AccountEnv } from "../context";
 import { ApiError } from "../errors";
 import { readAccessToken } from "./token";
@@ -11,7 +11,7 @@ export const authUser = createMiddleware<AccountEnv>(async (c, next) => {
   if (!token) {
     throw new ApiError("unauthorized");
   }
-  const actor = await resolveToken(c.var.deps.db, token);
+  const actor = await authCache.actor(c.var.deps.db, token);
   if (!actor || actor.kind === "platform") {
     throw new ApiError("invalid_token");
   }

@@ -5,6 +5,7 @@ import { deleteForOwner, insertTokenFor, upsertToken } from "../access-tokens/qu
 import { findAccount } from "../accounts/queries";
 import { assertPermitted } from "../platform-apps/policy";
 import { isPermitted, permitLastInserted, revokeAll } from "../platform-apps/queries";
+import { checkReceiverUrl } from "../webhooks/service";
 import {
   type AgentBotRow,
   type BotWithToken,
@@ -18,7 +19,11 @@ import {
 } from "./queries";
 import type { AgentBotWrite } from "./schema";
 
-function botValues(input: AgentBotWrite): Partial<NewAgentBot> {
+/** The columns a create or update sets; outgoing_url must not reach a private network. */
+function botValues(deps: Deps, input: AgentBotWrite): Partial<NewAgentBot> {
+  if (input.outgoing_url) {
+    checkReceiverUrl(deps, "outgoing_url", input.outgoing_url);
+  }
   const values: Partial<NewAgentBot> = {};
   if (input.name !== undefined) {
     values.name = input.name;
@@ -58,7 +63,7 @@ export async function createBot(
   const { db } = deps;
   const secret = randomBase64(32);
   const token = secureToken();
-  const values = { ...botValues(input), secret } as NewAgentBot;
+  const values = { ...botValues(deps, input), secret } as NewAgentBot;
   if ("accountId" in owner) {
     values.accountId = owner.accountId;
   }
@@ -84,7 +89,7 @@ export async function updateBot(
   current: BotWithToken,
   input: AgentBotWrite,
 ): Promise<BotWithToken> {
-  const values = botValues(input);
+  const values = botValues(deps, input);
   const [bot] = await updateBotRow(deps.db, current.bot.id, { ...values, updatedAt: deps.now() });
   return { bot: bot ?? current.bot, token: current.token };
 }

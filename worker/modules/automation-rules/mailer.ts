@@ -9,21 +9,48 @@ export type Mail = { to: string[]; subject: string; text: string };
  */
 export type Mailer = { send(mail: Mail): Promise<void> };
 
-// TODO(#5): the sender address should come from configuration (a MAIL_FROM var).
-export const MAIL_FROM = { name: "Parley", email: "notifications@example.com" };
+type Log = (entry: Record<string, unknown>) => void;
 
-export function bindingMailer(env: Bindings): Mailer {
+const ADDRESS = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
+
+/**
+ * The sender of MAIL_FROM: `Name <address>` or a bare address; null when it is neither (empty
+ * or unset included).
+ */
+export function parseMailFrom(
+  raw: string | undefined,
+): string | { name: string; email: string } | null {
+  const text = raw?.trim() ?? "";
+  const named = /^"?([^"<>]*?)"?\s*<([^<>]+)>$/.exec(text);
+  const email = (named ? named[2] : text)?.trim() ?? "";
+  if (!ADDRESS.test(email)) {
+    return null;
+  }
+  const name = named?.[1]?.trim();
+  return name ? { name, email } : email;
+}
+
+/**
+ * Mail through the `EMAIL` binding, from MAIL_FROM. A sender that is missing or malformed is a
+ * configuration error no retry can fix: the mail is logged and dropped, not thrown.
+ */
+export function bindingMailer(env: Bindings, log: Log = () => {}): Mailer {
   return {
     async send(mail) {
+      const from = parseMailFrom(env.MAIL_FROM);
+      if (from === null) {
+        log({
+          level: "warn",
+          msg: "email not sent: MAIL_FROM is not a valid sender",
+          mail_from: env.MAIL_FROM ?? null,
+          subject: mail.subject,
+        });
+        return;
+      }
       if (!env.EMAIL) {
         throw new Error("no send_email binding (EMAIL) is configured");
       }
-      await env.EMAIL.send({
-        from: MAIL_FROM,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-      });
+      await env.EMAIL.send({ from, to: mail.to, subject: mail.subject, text: mail.text });
     },
   };
 }

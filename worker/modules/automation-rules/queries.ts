@@ -1,6 +1,6 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lte } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { attachments, automationRules, teams } from "../../db/schema";
+import { attachments, automationRules, automationRuns, teams } from "../../db/schema";
 
 export type RuleRow = typeof automationRules.$inferSelect;
 export type NewRule = typeof automationRules.$inferInsert;
@@ -39,6 +39,20 @@ export const activeRulesFor = (db: Db, accountId: number, eventName: string) =>
     )
     .orderBy(automationRules.id)
     .all();
+
+/** Claims the rule's run on the event; false when a previous delivery of the event claimed it. */
+export async function claimRun(db: Db, eventId: number, ruleId: number, at: number) {
+  const claimed = await db
+    .insert(automationRuns)
+    .values({ eventId, ruleId, createdAt: at })
+    .onConflictDoNothing()
+    .returning({ ruleId: automationRuns.ruleId });
+  return claimed.length > 0;
+}
+
+/** Runs recorded before `before`: their events are past the outbox retention. */
+export const pruneRuns = (db: Db, before: number) =>
+  db.delete(automationRuns).where(lte(automationRuns.createdAt, before));
 
 export const insertRule = (db: Db, values: NewRule) =>
   db.insert(automationRules).values(values).returning();

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import type { OutboxEvent } from "../../events/outbox-types";
+import { type AsyncListenerContext, memoized, type OutboxEvent } from "../../events/outbox-types";
 import type { Deps } from "../../http/context";
 import { findAccount } from "../accounts/queries";
 import { findById } from "../conversations/queries";
@@ -8,7 +8,7 @@ import { runActions } from "./executor";
 import { loadFacts } from "./facts";
 import type { RuleEvent } from "./fields";
 import type { Mailer } from "./mailer";
-import { activeRulesFor } from "./queries";
+import { activeRulesFor, claimRun } from "./queries";
 
 export type AutomationRuntime = {
   db: Db;
@@ -17,6 +17,8 @@ export type AutomationRuntime = {
   depsFor: (ruleId: number) => Deps;
   mailer: Mailer;
   log: (entry: Record<string, unknown>) => void;
+  /** The queue batch's memo (rules are read once per batch and account). */
+  memo?: AsyncListenerContext["memo"];
 };
 
 const DIRECT: Partial<Record<OutboxEvent["name"], RuleEvent>> = {
@@ -54,7 +56,9 @@ export async function runAutomation(event: OutboxEvent, rt: AutomationRuntime): 
   if (!ruleEvent || (ruleEvent === "message_created" && messageId === undefined)) {
     return;
   }
-  const rules = await activeRulesFor(rt.db, event.accountId, ruleEvent);
+  const rules = await memoized(rt, `rules:${event.accountId}:${ruleEvent}`, () =>
+    activeRulesFor(rt.db, event.accountId, ruleEvent),
+  );
   if (rules.length === 0) {
     return;
   }
@@ -73,6 +77,12 @@ export async function runAutomation(event: OutboxEvent, rt: AutomationRuntime): 
   }
   for (const rule of rules) {
     if (!evaluate({ conditions: rule.conditions as RuleCondition[] }, loaded.facts)) {
+      continue;
+    }
+    // At most once per event and rule: a redelivered event (another listener failed) must not
+    // send its emails or messages twice. A crash between the claim and the actions loses them,
+    // as Chatwoot's in-process listener would; repeating side effects is the worse failure.
+    if (!(await claimRun(rt.db, event.id, rule.id, rt.now()))) {
       continue;
     }
     const deps = rt.depsFor(rule.id);

@@ -16,7 +16,10 @@ export type ContactInboxRow = {
 
 export type ContactSort = { key: SortKey; descending: boolean };
 
-/** Chatwoot's "resolved" contacts: the ones with an email, a phone number or an identifier. */
+/**
+ * Chatwoot's "resolved" contacts: the ones with an email, a phone number or an identifier.
+ * The partial indexes of migrations/0008 repeat this test; SQLite uses them only while it matches.
+ */
 const resolved = sql`(${contacts.email} <> '' OR ${contacts.phoneNumber} <> '' OR ${contacts.identifier} <> '')`;
 
 const SORT_COLUMNS = {
@@ -65,15 +68,15 @@ const countAllResolved = (db: Db, accountId: number) =>
     })
     .from(sql`(SELECT 1)`);
 
-/** One page of resolved contacts and the total, in one round trip. */
-export async function contactPage(
+/** The two statements behind a page: its rows and the count of every match. */
+export function contactPageQueries(
   db: Db,
   accountId: number,
   where: SQL | undefined,
   sort: ContactSort,
   limit: number,
   offset: number,
-): Promise<{ rows: ContactRow[]; total: number }> {
+) {
   const scope = and(eq(contacts.accountId, accountId), resolved, where);
   const page = db
     .select()
@@ -85,6 +88,19 @@ export async function contactPage(
   const total = where
     ? db.select({ total: count() }).from(contacts).where(scope)
     : countAllResolved(db, accountId);
+  return { page, total };
+}
+
+/** One page of resolved contacts and the total, in one round trip. */
+export async function contactPage(
+  db: Db,
+  accountId: number,
+  where: SQL | undefined,
+  sort: ContactSort,
+  limit: number,
+  offset: number,
+): Promise<{ rows: ContactRow[]; total: number }> {
+  const { page, total } = contactPageQueries(db, accountId, where, sort, limit, offset);
   const [rows, counted] = await db.batch([page, total]);
   return { rows, total: counted[0]?.total ?? 0 };
 }

@@ -4,6 +4,7 @@ import { ApiError, invalidField } from "../../http/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
 import { type AgentBotRow, findBot } from "../agent-bots/queries";
+import { checkReceiverUrl } from "../webhooks/service";
 import { type InboxCaller, seesAllInboxes } from "./policy";
 import {
   attachBot,
@@ -133,8 +134,19 @@ const CHANNEL_COLUMNS = {
   pre_chat_form_options: "preChatFormOptions",
 } as const satisfies Record<keyof ChannelInput, keyof NewInbox>;
 
-/** The columns a create or update body sets; zod has already checked each value's type. */
-function inboxValues(input: InboxUpdate, currentHours: WorkingHour[]): Partial<NewInbox> {
+/**
+ * The columns a create or update body sets; zod has already checked each value's type. The
+ * webhook_url must not reach a private network ("" and null, which clear it, pass).
+ */
+function inboxValues(
+  deps: Deps,
+  input: InboxUpdate,
+  currentHours: WorkingHour[],
+): Partial<NewInbox> {
+  const webhookUrl = input.channel?.webhook_url;
+  if (webhookUrl) {
+    checkReceiverUrl(deps, "channel.webhook_url", webhookUrl);
+  }
   const values = {
     ...pickDefined(input, INBOX_COLUMNS),
     ...pickDefined(input.channel ?? {}, CHANNEL_COLUMNS),
@@ -156,7 +168,7 @@ export async function createInbox(
     throw invalidField("channel.website_url", "is required for a web widget");
   }
   const values = {
-    ...inboxValues(input, DEFAULT_WORKING_HOURS),
+    ...inboxValues(deps, input, DEFAULT_WORKING_HOURS),
     accountId,
     name: input.name,
     channelType,
@@ -176,7 +188,7 @@ export async function updateInbox(
   inbox: InboxRow,
   input: InboxUpdate,
 ): Promise<InboxRow> {
-  const values = inboxValues(input, inbox.workingHours);
+  const values = inboxValues(deps, input, inbox.workingHours);
   const [row] = await updateInboxRow(deps.db, inbox.id, { ...values, updatedAt: deps.now() });
   return row ?? inbox;
 }

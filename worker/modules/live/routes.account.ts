@@ -6,6 +6,7 @@ import { createRouter } from "../../http/router";
 import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { AccountParams, accountParams, IdParam } from "../../http/schemas/ids";
 import { feedFor, roomFor } from "../../realtime/room";
+import { roomConversation } from "../../realtime/room-typing";
 import { loadConversationFor, scopeOf } from "../conversations/access";
 import { setTyping } from "../conversations/service.typing";
 import { listMemberInboxes } from "../inboxes/queries";
@@ -65,7 +66,12 @@ export const liveAccountRoutes = createRouter<AccountEnv>()
     );
     const stub = roomFor(c.env, c.var.account.id, conversation.id);
     return stub.fetch(
-      forward(c.req.raw, agentIdentity(c.var.actor), c.req.valid("query").after),
+      forward(
+        c.req.raw,
+        agentIdentity(c.var.actor),
+        c.req.valid("query").after,
+        roomConversation(conversation),
+      ),
     ) as never;
   })
   .openapi(feed, async (c) => {

@@ -11,6 +11,7 @@ import { createRouter } from "../../http/router";
 import { IdParam } from "../../http/schemas/ids";
 import type { SocketIdentity } from "../../realtime/protocol";
 import { roomFor } from "../../realtime/room";
+import { roomConversation } from "../../realtime/room-typing";
 import { findContactSessionByPubsubToken } from "../contacts/queries";
 import { loadOwnConversation } from "../conversations/service.public";
 import { findInboxById } from "../inboxes/queries.public";
@@ -61,7 +62,9 @@ export const liveContactRoutes = createRouter<PublicContactEnv>().openapi(room, 
     c.req.valid("param").conversation_id,
   );
   const stub = roomFor(c.env, c.var.account.id, conversation.id);
-  return stub.fetch(forward(c.req.raw, contactIdentity(c.var.contact), after)) as never;
+  return stub.fetch(
+    forward(c.req.raw, contactIdentity(c.var.contact), after, roomConversation(conversation)),
+  ) as never;
 });
 
 const byToken = createRoute({
@@ -104,5 +107,7 @@ export const livePubsubRoutes = createRouter<AppEnv>().openapi(byToken, async (c
   };
   const conversation = await loadOwnConversation(scope, conversation_id);
   const stub = roomFor(c.env, account.id, conversation.id);
-  return stub.fetch(forward(c.req.raw, contactIdentity(session.contact), after)) as never;
+  return stub.fetch(
+    forward(c.req.raw, contactIdentity(session.contact), after, roomConversation(conversation)),
+  ) as never;
 });

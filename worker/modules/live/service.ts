@@ -1,5 +1,6 @@
 import { ApiError } from "../../http/errors";
 import type { SocketIdentity } from "../../realtime/protocol";
+import { ROOM_CONVERSATION_HEADER, type RoomConversation } from "../../realtime/room-typing";
 import type { Actor } from "../access-tokens/service";
 
 /** Only WebSocket upgrades reach the rooms. */
@@ -21,11 +22,22 @@ export function agentIdentity(actor: Actor): SocketIdentity {
   throw new ApiError("forbidden");
 }
 
-/** Hands the upgrade to a Durable Object, with who the Worker found the caller to be. */
-export function forward(request: Request, identity: unknown, after?: number): Request {
+/**
+ * Hands the upgrade to a Durable Object, with who the Worker found the caller to be and, for a
+ * conversation room, which conversation it serves.
+ */
+export function forward(
+  request: Request,
+  identity: unknown,
+  after?: number,
+  conversation?: RoomConversation,
+): Request {
   const url = new URL(request.url);
   url.search = after === undefined ? "" : `?after=${after}`;
   const headers = new Headers(request.headers);
   headers.set("x-parley-identity", JSON.stringify(identity));
+  if (conversation) {
+    headers.set(ROOM_CONVERSATION_HEADER, JSON.stringify(conversation));
+  }
   return new Request(url, { method: "GET", headers });
 }

@@ -127,15 +127,19 @@ export const findMessage = (db: Db, conversationId: number, id: number) =>
     .where(and(eq(messages.id, id), eq(messages.conversationId, conversationId)))
     .get();
 
+export type CounterInput = {
+  id: number;
+  agentLastSeenAt: number | null;
+  contactInboxId: number | null;
+};
+
 /**
  * Chatwoot's unread_count (incoming messages the agents have not seen) and the conversation's
- * contact_inbox source_id, in one D1 round trip.
+ * contact_inbox source_id: two statements, for a batch of the caller's (the room adds them to a
+ * message's own write).
  */
-export async function conversationCounters(
-  db: Db,
-  conversation: { id: number; agentLastSeenAt: number | null; contactInboxId: number | null },
-) {
-  const [[unread], [source]] = await db.batch([
+export const counterStatements = (db: Db, conversation: CounterInput) =>
+  [
     db
       .select({ n: count() })
       .from(messages)
@@ -152,8 +156,19 @@ export async function conversationCounters(
       .select({ sourceId: contactInboxes.sourceId })
       .from(contactInboxes)
       .where(eq(contactInboxes.id, conversation.contactInboxId ?? 0)),
-  ]);
-  return { unread: unread?.n ?? 0, sourceId: source?.sourceId ?? null };
+  ] as const;
+
+export type Counters = { unread: number; sourceId: string | null };
+
+/** Reads the two results of counterStatements. */
+export const countersFrom = ([unread, source]: readonly unknown[]): Counters => ({
+  unread: (unread as { n: number }[] | undefined)?.[0]?.n ?? 0,
+  sourceId: (source as { sourceId: string | null }[] | undefined)?.[0]?.sourceId ?? null,
+});
+
+/** The counters in one D1 round trip of their own. */
+export async function conversationCounters(db: Db, conversation: CounterInput): Promise<Counters> {
+  return countersFrom(await db.batch(counterStatements(db, conversation)));
 }
 
 /** Chatwoot parity: a contact writing into a resolved or snoozed conversation reopens it. */

@@ -109,7 +109,15 @@ export async function createMessage(
     contentType: f.contentType,
     fileSize: f.size,
   }));
-  const view = await viewFor(scope, conversation, sender);
+  const view = {
+    context: {
+      displayId: conversation.displayId,
+      assigneeId: conversation.assigneeId,
+      lastActivityAt: conversation.lastActivityAt,
+    },
+    sender: await senderJson(scope, sender),
+    origin: scope.origin,
+  };
   const result = await roomFor(deps.env, scope.account.id, conversation.id).appendMessage({
     conversationId: conversation.id,
     values: {
@@ -130,10 +138,10 @@ export async function createMessage(
     contactId: type === "incoming" ? conversation.contactId : undefined,
     attachments,
     view,
+    counters: conversation,
     // Chatwoot parity: every message but activity notes is a webhook event (private notes too).
     record: type === "activity" ? null : recorderOf(deps),
   });
-  deps.events.recorded(result.eventIds);
   if (
     type === "incoming" &&
     !result.duplicate &&

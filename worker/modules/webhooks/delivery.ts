@@ -3,6 +3,7 @@ import type { DeliveryStatus } from "../../db/schema";
 import type { Bindings } from "../../env";
 import type { Outbound } from "../../lib/outbound";
 import { loopbackAllowed, publicUrlProblem } from "../../lib/public-url";
+import { handOffAfterBotFailure } from "./bot-handoff";
 import { disableWebhook } from "./queries";
 import { type Claimed, claimDelivery, type DeliveryRow, recordAttempt } from "./queries.deliveries";
 import { isRetryable, nextDelay, retryAfterSeconds, retrySchedule } from "./retry";
@@ -113,7 +114,7 @@ async function toDeadLetter(ctx: DeliveryContext, id: number) {
  * One attempt of one delivery, logged on its row. 2xx succeeds; network errors, timeouts, 408,
  * 429 and 5xx are retried on the schedule (Retry-After honoured) until it runs out; 410 disables
  * the webhook; anything else (redirects included) fails at once. A URL that became private is
- * refused without a request.
+ * refused without a request. A bot that failed for good hands its pending conversation to humans.
  */
 export async function attemptDelivery(ctx: DeliveryContext, id: number): Promise<AttemptOutcome> {
   const now = ctx.now();
@@ -158,6 +159,9 @@ export async function attemptDelivery(ctx: DeliveryContext, id: number): Promise
   }
   if (status === "failed") {
     await toDeadLetter(ctx, row.id);
+    if (row.targetType === "agent_bot") {
+      await handOffAfterBotFailure(ctx, row);
+    }
   }
   return delay === null ? { kind: "done", status } : { kind: "retry", delaySeconds: delay };
 }

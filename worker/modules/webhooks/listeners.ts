@@ -1,9 +1,10 @@
 import type { DeliveryTarget } from "../../db/schema";
-import type {
-  AsyncListener,
-  AsyncListenerContext,
-  OutboxEvent,
-  WebhookEventName,
+import {
+  type AsyncListener,
+  type AsyncListenerContext,
+  memoized,
+  type OutboxEvent,
+  type WebhookEventName,
 } from "../../events/outbox-types";
 import { enqueueDeliveries } from "./dispatch";
 import { bodyFor, type EventData, loadEventData } from "./payloads";
@@ -49,7 +50,11 @@ function once<T>(event: OutboxEvent, key: string, load: () => Promise<T>): Promi
 }
 
 const receivers = (ctx: AsyncListenerContext, event: OutboxEvent) =>
-  once(event, "receivers", () => receiversOf(ctx.db, event.accountId, inboxOf(event)));
+  once(event, "receivers", () =>
+    memoized(ctx, `receivers:${event.accountId}:${inboxOf(event)}`, () =>
+      receiversOf(ctx.db, event.accountId, inboxOf(event)),
+    ),
+  );
 
 const dataOf = (ctx: AsyncListenerContext, event: OutboxEvent) =>
   once<EventData | null>(event, "data", () => loadEventData(ctx.db, event));

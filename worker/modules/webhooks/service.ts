@@ -17,6 +17,18 @@ import { DEFAULT_SUBSCRIPTIONS, type WebhookCreate, type WebhookUpdate } from ".
 
 const urlTaken = () => invalidField("url", "has already been taken");
 
+/**
+ * The save-time check of every URL events are POSTed to (account webhooks, API inboxes'
+ * webhook_url, agent bots' outgoing_url): 422 on `path` when it could reach a private network.
+ * Each send checks again.
+ */
+export function checkReceiverUrl(deps: Deps, path: string, url: string): void {
+  const problem = publicUrlProblem(url, loopbackAllowed(deps.env));
+  if (problem) {
+    throw invalidField(path, problem);
+  }
+}
+
 /** Standard Webhooks' secret form: whsec_ + base64 of 32 random bytes. */
 export const newWebhookSecret = () => `whsec_${randomBase64(32)}`;
 
@@ -41,10 +53,7 @@ async function checkedValues(
 ): Promise<Partial<NewWebhook>> {
   const values: Partial<NewWebhook> = {};
   if (input.url !== undefined) {
-    const problem = publicUrlProblem(input.url, loopbackAllowed(deps.env));
-    if (problem) {
-      throw invalidField("url", problem);
-    }
+    checkReceiverUrl(deps, "url", input.url);
     if (await findWebhookByUrl(deps.db, accountId, input.url, exceptId)) {
       throw urlTaken();
     }

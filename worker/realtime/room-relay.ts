@@ -1,0 +1,78 @@
+import type { Db } from "../db/client";
+import type { Bindings } from "../env";
+import { markSent } from "../events/queries";
+import { nowSeconds } from "../lib/time";
+
+/** A mark waits at most this long for the next message write to carry it. */
+const LONE_MARK_DELAY_MS = 1_000;
+/** Queue sendBatch takes at most 100 messages. */
+const SEND_CHUNK = 100;
+
+/**
+ * Sends the outbox rows the room committed to the EVENTS queue, and records them as sent
+ * without a D1 round trip of their own: the marks ride along with the room's next message write
+ * (or go alone after a second of quiet). A crash in between only leaves rows unmarked, which the
+ * cron sweep sends again and the consumer's idempotent listeners absorb.
+ */
+export class RoomRelay {
+  private marks: number[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly env: Bindings,
+    private readonly db: () => Db,
+  ) {}
+
+  /** Fire and forget: an event that fails to go out stays unmarked for the sweep. */
+  send(ids: number[]): void {
+    if (ids.length === 0) {
+      return;
+    }
+    void this.sendNow(ids).catch((err) => {
+      // biome-ignore lint/suspicious/noConsole: the Worker's log sink
+      console.log(
+        JSON.stringify({ level: "error", msg: "room relay failed", ids, error: String(err) }),
+      );
+    });
+  }
+
+  /** The marks to add to a write that is about to commit (given back if it fails). */
+  take(): { ids: number[]; statement: ReturnType<typeof markSent> } | null {
+    if (this.marks.length === 0) {
+      return null;
+    }
+    const ids = this.marks.splice(0);
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    return { ids, statement: markSent(this.db(), ids, nowSeconds()) };
+  }
+
+  /** The write that carried these marks failed: keep them for the next one. */
+  giveBack(ids: number[]): void {
+    this.marks.push(...ids);
+    this.schedule();
+  }
+
+  private async sendNow(ids: number[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += SEND_CHUNK) {
+      const chunk = ids.slice(i, i + SEND_CHUNK);
+      await this.env.EVENTS.sendBatch(
+        chunk.map((id) => ({ body: { kind: "event" as const, id } })),
+      );
+      this.marks.push(...chunk);
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      const taken = this.take();
+      if (taken) {
+        void taken.statement.run().catch(() => this.giveBack(taken.ids));
+      }
+    }, LONE_MARK_DELAY_MS);
+  }
+}
