@@ -107,6 +107,7 @@ async function measureParley() {
     }
     await res.arrayBuffer();
   };
+  const floor = await serverFloor(server.base);
   const l = await listeners(wsUrl, LISTENERS, textOf);
   try {
     const latencies = [];
@@ -120,10 +121,40 @@ async function measureParley() {
       }
     }
     const burst = await burstParley(post, l);
-    return { latency: summarize(latencies), burst, dir, stop: server.stop };
+    return { latency: summarize(latencies), burst, floor, dir, stop: server.stop };
   } finally {
     l.close();
   }
+}
+
+/**
+ * The server's own floor: `GET /` touches no storage, so its latency (sequential) and rate
+ * (BURST_CONCURRENCY in flight) are what wrangler dev costs before Parley does anything.
+ */
+async function serverFloor(base) {
+  const get = async () => {
+    const res = await fetch(`${base}/`);
+    await res.arrayBuffer();
+  };
+  const latencies = [];
+  for (let i = 0; i < WARMUP + LATENCY_MESSAGES; i++) {
+    const t0 = performance.now();
+    await get();
+    if (i >= WARMUP) {
+      latencies.push(performance.now() - t0);
+    }
+  }
+  let done = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: BURST_CONCURRENCY }, async () => {
+      while (done < BURST_MESSAGES) {
+        done++;
+        await get();
+      }
+    }),
+  );
+  return { latency: summarize(latencies), perSecond: done / ((performance.now() - t0) / 1000) };
 }
 
 async function burstParley(post, l) {
@@ -222,13 +253,14 @@ export async function main() {
   );
   process.stdout.write(`${row("bare Node ws relay", relay.latency)}\n`);
   process.stdout.write(`${row("Parley (HTTP → D1 → DO)", parley.latency)}\n`);
+  process.stdout.write(`${row("floor: GET / (no storage)", parley.floor.latency)}\n`);
   process.stdout.write(
     `  ratio Parley / relay      p50 ${fmt(parley.latency.p50 / relay.latency.p50)}×  p99 ${fmt(parley.latency.p99 / relay.latency.p99)}×\n`,
   );
   const b = parley.burst;
   process.stdout.write(
     `\nsustained: ${BURST_MESSAGES} messages over HTTP, ${BURST_CONCURRENCY} in flight, one conversation\n` +
-      `  persisted ${fmt(b.perSecond)} messages/s (${fmt(b.seconds)} s)\n` +
+      `  persisted ${fmt(b.perSecond)} messages/s (${fmt(b.seconds)} s); floor: GET / at ${fmt(parley.floor.perSecond)} requests/s\n` +
       `  D1: ${stored.n} rows of ${expected} sent, seq ${stored.lo}..${stored.hi}, ${stored.distinct_seq} distinct → lost ${expected - stored.n}, gaps ${stored.hi - stored.lo + 1 - stored.n}\n` +
       `  listeners: fewest burst frames received ${b.minReceived}/${BURST_MESSAGES}; listeners that saw a reordering: ${b.reordered}\n`,
   );
