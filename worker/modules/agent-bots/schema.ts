@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { unwrapped } from "../../http/schemas/envelopes";
+import { httpUrl as urlField } from "../../http/schemas/urls";
 
 const botFields = {
   id: z.number().int(),
@@ -41,7 +42,7 @@ export const PlatformAgentBotListSchema = z
   .array(PlatformAgentBotSchema)
   .openapi("PlatformAgentBotList");
 
-const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
+const httpUrl = urlField();
 
 const writableFields = {
   name: z.string().trim().min(1).max(255).openapi({ example: "Triage bot" }),

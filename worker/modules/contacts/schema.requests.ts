@@ -1,16 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { isHttpUrl } from "../../http/schemas/urls";
 
 /** "" clears an optional field, as form clients send empty inputs. */
 const blankToNull = (v: unknown) => (typeof v === "string" && v.trim() === "" ? null : v);
-
-const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
-};
 
 /** Ids arrive as JSON numbers or, from forms and some clients, numeric strings. */
 export const NumericId = z

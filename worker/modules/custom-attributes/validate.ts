@@ -1,6 +1,7 @@
 import type { AttributeModel } from "../../db/schema";
 import type { Deps } from "../../http/context";
 import { ApiError, type ErrorDetail } from "../../http/errors";
+import { isHttpUrl } from "../../http/schemas/urls";
 import { type DefinitionRow, listDefinitions } from "./queries";
 
 type Checked = { ok: true; value: unknown } | { ok: false; message: string };
@@ -16,15 +17,6 @@ const isIsoDate = (v: string) =>
   DATE_ONLY.test(v)
     ? new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)
     : DATE_TIME.test(v) && Number.isFinite(Date.parse(v));
-
-const isHttpUrl = (v: string) => {
-  try {
-    const url = new URL(v);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
-};
 
 function checkText(def: DefinitionRow, value: string): Checked {
   if (value.length > 10_000) {

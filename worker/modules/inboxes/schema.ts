@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { httpUrl } from "../../http/schemas/urls";
 
 export const CHANNEL_TYPES = { api: "Channel::Api", web_widget: "Channel::WebWidget" } as const;
 export const REPLY_TIMES = ["in_a_few_minutes", "in_a_few_hours", "in_a_day"] as const;
@@ -80,19 +81,8 @@ const isTimeZone = (zone: string) => {
   }
 };
 
-const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
-};
-
-const httpUrl = z.string().trim().max(2048).refine(isHttpUrl, "must be an absolute http(s) URL");
-
 /** "" clears an optional URL, as Chatwoot's dashboard sends it. */
-const optionalUrl = z.preprocess((v) => (v === "" ? null : v), httpUrl.nullable());
+const optionalUrl = z.preprocess((v) => (v === "" ? null : v), httpUrl().nullable());
 
 const text = (max: number) => z.string().trim().max(max).nullable();
 
