@@ -9,10 +9,12 @@ import {
   bubble,
   chat,
   chatFrame,
+  INBOX,
   launchChromium,
   launcher,
   openHost,
   shot,
+  startReceiver,
 } from "./harness.mts";
 
 const base = inject("parleyBase");
@@ -33,14 +35,20 @@ describe("a visitor's conversation", () => {
   let page: Page;
   let errors: string[];
   let conversationId: number;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let webhookId: number;
 
   beforeAll(async () => {
+    receiver = await startReceiver();
+    webhookId = await agent.createWebhook(receiver.url, ["webwidget_triggered"]);
     context = await browser.newContext();
     ({ page, errors } = await openHost(context, hostUrl));
   });
 
   afterAll(async () => {
     await context.close();
+    await agent.deleteWebhook(webhookId);
+    await receiver.stop();
   });
 
   it("opens from the keyboard with the focus in the composer, and sends", async () => {
@@ -134,6 +142,33 @@ describe("a visitor's conversation", () => {
     await launcher(page).click();
     await bubble(page, "Are you still there?").waitFor();
     await expect.poll(() => launcher(page).getAttribute("aria-label")).toBe("Close chat");
+  });
+
+  it("tells the site's webhook of each open (webwidget_triggered), a new visitor's once a contact", async () => {
+    const sourceId = await page.evaluate(
+      (key) => JSON.parse(localStorage.getItem(key) ?? "{}").s?.session?.sourceId,
+      `parley:${INBOX}`,
+    );
+    // The first open (before the visitor wrote, so before there was a contact) and the reopen.
+    await expect.poll(() => receiver.bodies.length, { timeout: 20_000 }).toBe(2);
+    const browserLanguage = await page.evaluate(() => navigator.language);
+    for (const body of receiver.bodies) {
+      expect(body).toMatchObject({
+        event: "webwidget_triggered",
+        source_id: sourceId,
+        inbox: { name: "Acme website" },
+        event_info: {
+          referer: hostUrl,
+          widget_language: "en",
+          browser_language: browserLanguage,
+          initiated_at: { timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/) },
+        },
+      });
+    }
+    const [first, second] = receiver.bodies.map((b) =>
+      Date.parse((b.event_info as { initiated_at: { timestamp: string } }).initiated_at.timestamp),
+    );
+    expect(first).toBeLessThan(second as number);
   });
 
   it("keeps the conversation across a reload, loading the chat without waiting for a click", async () => {

@@ -50,10 +50,36 @@ function freePort(): Promise<number> {
 
 export type Parley = { base: string; stop: () => Promise<void> };
 
-/** `wrangler dev` serving the built widget and the API on a fresh database. */
+/**
+ * `wrangler dev` serving the built widget and the API on a fresh database; webhooks may point
+ * at loopback receivers (as under `npm start`), so tests can be the site owner's receiver.
+ */
 export async function startParley(name: string): Promise<Parley> {
   const db = freshDatabase(name, SEED);
-  return startServer(db.dir, await freePort());
+  return startServer(db.dir, await freePort(), { PARLEY_ALLOW_LOOPBACK_WEBHOOKS: "1" });
+}
+
+/** The site owner's webhook receiver: keeps the JSON bodies Parley POSTs to it. */
+export async function startReceiver() {
+  const bodies: Record<string, unknown>[] = [];
+  const server = createHttpServer((req, res) => {
+    let raw = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => {
+      raw += chunk;
+    });
+    req.on("end", () => {
+      bodies.push(JSON.parse(raw));
+      res.writeHead(200).end();
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    bodies,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 export function launchChromium(): Promise<Browser> {
@@ -141,6 +167,10 @@ export function agentApi(base: string) {
       }),
     resolve: (id: number) =>
       call("POST", `/conversations/${id}/toggle_status`, { status: "resolved" }),
+    /** An account webhook; resolves to its id. */
+    createWebhook: async (url: string, subscriptions: string[]): Promise<number> =>
+      (await call("POST", "/webhooks", { url, subscriptions })).id,
+    deleteWebhook: (id: number) => call("DELETE", `/webhooks/${id}`),
   };
 }
 

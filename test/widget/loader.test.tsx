@@ -125,6 +125,27 @@ describe("the loader", () => {
     });
   });
 
+  it("tells the chat each open and close with the page's address (webwidget.triggered's referer)", async () => {
+    history.replaceState(null, "", "/pricing?plan=pro");
+    const { sdk, frame } = await boot();
+    sdk.open();
+    const target = (frame() as FakeFrame).contentWindow;
+    fromFrame(envelope({ type: "ready", payload: {} }), target);
+    sdk.close();
+    sdk.open();
+    const states = target.postMessage.mock.calls
+      .map(([m]) => m as { type: string; payload: unknown })
+      .filter((m) => m.type === "state")
+      .map((m) => m.payload);
+    const url = "https://shop.example/pricing?plan=pro";
+    expect(states).toEqual([
+      { open: true, url },
+      { open: false, url },
+      { open: true, url },
+    ]);
+    history.replaceState(null, "", "/");
+  });
+
   it("keeps the chat's data in the host page's storage, and reset() wipes it", async () => {
     const { sdk, frame } = await boot();
     sdk.open();

@@ -38,7 +38,7 @@ function handle(command: HostCommand) {
     return;
   }
   if (command.type === "state") {
-    setOpen(command.payload.open);
+    setOpen(command.payload.open, command.payload.url);
     return;
   }
   // Identity and locale changes wait for the stored session to be loaded first.

@@ -70,6 +70,8 @@ function start(settings: ParleySettings, inbox: string) {
   let queue: HostCommand[] = [];
   const bridge = createBridge(() => frame?.iframe.contentWindow, origin, onEvent);
   const send = (command: HostCommand) => (ready ? bridge.post(command) : queue.push(command));
+  const postState = () =>
+    bridge.post({ type: "state", payload: { open: isOpen, url: location.href } });
 
   function load() {
     if (frame) {
@@ -90,7 +92,7 @@ function start(settings: ParleySettings, inbox: string) {
         bridge.post(command);
       }
       queue = [];
-      bridge.post({ type: "state", payload: { open: isOpen } });
+      postState();
     } else if (event.type === "unread") {
       launcher.setUnread(event.payload.count);
     } else if (event.type === "message") {
@@ -119,7 +121,7 @@ function start(settings: ParleySettings, inbox: string) {
     f.show(open);
     launcher.setOpen(open, open && f.isMobile());
     if (ready) {
-      bridge.post({ type: "state", payload: { open } });
+      postState();
     }
     if (open) {
       f.iframe.focus();

@@ -9,7 +9,8 @@ export const BRIDGE_VERSION = 1;
 /** Loader → app. */
 export type HostCommand =
   | { type: "init"; payload: { stored: Record<string, unknown> } }
-  | { type: "state"; payload: { open: boolean } }
+  /** `url`: the host page's address (the referer of Chatwoot's webwidget.triggered event). */
+  | { type: "state"; payload: { open: boolean; url?: string } }
   | { type: "set-user"; payload: { identifier: string; attributes: UserAttributes } }
   | { type: "set-custom-attributes"; payload: { attributes: Record<string, unknown> } }
   | { type: "set-locale"; payload: { locale: string } }

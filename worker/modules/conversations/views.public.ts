@@ -4,7 +4,7 @@ import { contactLabelTitles } from "../contacts/queries";
 import { presentPublicMessage } from "../messages/presenter";
 import type { MessageRow } from "../messages/queries";
 import type { PublicMessage } from "../messages/schema";
-import { loadAttachments, loadSenders, senderKey } from "../messages/senders";
+import { loadMessageExtras, senderKey } from "../messages/senders";
 import { presentPublicConversation } from "./presenter";
 import type { ContactRow, ConversationRow } from "./queries";
 import { latestPublicMessages } from "./queries.public";
@@ -25,10 +25,7 @@ export async function presentPublicMessages(
   rows: MessageRow[],
   displayIds: Map<number, number>,
 ): Promise<PublicMessage[]> {
-  const [senders, files] = await Promise.all([
-    loadSenders(view.db, rows),
-    loadAttachments(view.db, rows),
-  ]);
+  const { senders, files } = await loadMessageExtras(view.db, rows);
   return rows.map((row) => {
     const key = senderKey(row);
     return presentPublicMessage(row, displayIds.get(row.conversationId) ?? 0, {

@@ -13,27 +13,62 @@ const ids = (rows: MessageRow[], type: MessageRow["senderType"]) => [
   ),
 ];
 
-/** Senders of many messages in three queries (one per sender kind), keyed "Type:id". */
-export async function loadSenders(db: Db, rows: MessageRow[]): Promise<Map<string, Sender>> {
-  const out = new Map<string, Sender>();
+type Extras = { senders: Map<string, Sender>; files: Map<number, AttachmentRow[]> };
+
+/**
+ * The senders (users, contacts, bots) and the attachments of many messages in one D1 round
+ * trip: a presented message needs both, and each query of its own would be a round trip.
+ */
+export async function loadMessageExtras(
+  db: Db,
+  rows: MessageRow[],
+  { files = true }: { files?: boolean } = {},
+): Promise<Extras> {
+  const out: Extras = { senders: new Map(), files: new Map() };
   const userIds = ids(rows, "User");
   const contactIds = ids(rows, "Contact");
   const botIds = ids(rows, "AgentBot");
-  const [userRows, contactRows, botRows] = await Promise.all([
-    userIds.length ? db.select().from(users).where(inArray(users.id, userIds)) : [],
-    contactIds.length ? db.select().from(contacts).where(inArray(contacts.id, contactIds)) : [],
-    botIds.length ? db.select().from(agentBots).where(inArray(agentBots.id, botIds)) : [],
-  ]);
+  const messageIds = files ? rows.map((r) => r.id) : [];
+  const statements = [
+    userIds.length ? db.select().from(users).where(inArray(users.id, userIds)) : null,
+    contactIds.length ? db.select().from(contacts).where(inArray(contacts.id, contactIds)) : null,
+    botIds.length ? db.select().from(agentBots).where(inArray(agentBots.id, botIds)) : null,
+    messageIds.length
+      ? db.select().from(attachments).where(inArray(attachments.messageId, messageIds))
+      : null,
+  ];
+  const present = statements.filter((q) => q !== null);
+  const [first, ...rest] = present;
+  if (!first) {
+    return out;
+  }
+  const results = await db.batch([first, ...rest]);
+  let next = 0;
+  const take = <T>(q: unknown): T[] => (q === null ? [] : (results[next++] as T[]));
+  const [userRows, contactRows, botRows, fileRows] = [
+    take<typeof users.$inferSelect>(statements[0]),
+    take<typeof contacts.$inferSelect>(statements[1]),
+    take<typeof agentBots.$inferSelect>(statements[2]),
+    take<AttachmentRow>(statements[3]),
+  ];
   for (const u of userRows) {
-    out.set(`User:${u.id}`, userSender(u));
+    out.senders.set(`User:${u.id}`, userSender(u));
   }
   for (const c of contactRows) {
-    out.set(`Contact:${c.id}`, contactSender(c));
+    out.senders.set(`Contact:${c.id}`, contactSender(c));
   }
   for (const b of botRows) {
-    out.set(`AgentBot:${b.id}`, botSender(b));
+    out.senders.set(`AgentBot:${b.id}`, botSender(b));
+  }
+  for (const a of fileRows) {
+    out.files.set(a.messageId, [...(out.files.get(a.messageId) ?? []), a]);
   }
   return out;
+}
+
+/** Senders of many messages, keyed "Type:id", in one round trip. */
+export async function loadSenders(db: Db, rows: MessageRow[]): Promise<Map<string, Sender>> {
+  return (await loadMessageExtras(db, rows, { files: false })).senders;
 }
 
 /** One sender by kind and id (a typing user, contact or bot). */

@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import { type MessageConversationContext, presentMessage } from "./presenter";
 import type { MessageRow } from "./queries";
 import type { Message } from "./schema";
-import { loadAttachments, loadSenders, senderKey } from "./senders";
+import { loadMessageExtras, senderKey } from "./senders";
 
 /**
  * Presents many messages (possibly of many conversations) with batched sender and attachment
@@ -14,7 +14,7 @@ export async function presentMessages(
   contexts: Map<number, MessageConversationContext>,
   origin: string,
 ): Promise<Message[]> {
-  const [senders, files] = await Promise.all([loadSenders(db, rows), loadAttachments(db, rows)]);
+  const { senders, files } = await loadMessageExtras(db, rows);
   return rows.map((row) => {
     const context = contexts.get(row.conversationId);
     if (!context) {

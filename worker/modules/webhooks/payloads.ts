@@ -8,7 +8,7 @@ import { findById } from "../conversations/queries";
 import { conversationWebhookData } from "../conversations/views";
 import { findInbox } from "../inboxes/queries";
 import { presentMessageWebhook } from "../messages/presenter";
-import { loadAttachments, loadSender } from "../messages/senders";
+import { loadMessageExtras, loadSender, senderKey } from "../messages/senders";
 import { findContactInboxRow, latestConversationOf, messageEventRows } from "./queries.payloads";
 import type { ChangedAttributesJson } from "./schema.payloads";
 
@@ -39,13 +39,13 @@ async function messageData(db: Db, event: OutboxEvent, origin: string) {
   if (!conversation || !message) {
     return null;
   }
-  const [data, files, sender] = await Promise.all([
+  const [data, extras] = await Promise.all([
     conversationWebhookData(db, conversation, origin),
-    loadAttachments(db, [message]),
-    message.senderType && message.senderId !== null
-      ? loadSender(db, message.senderType, message.senderId)
-      : null,
+    loadMessageExtras(db, [message]),
   ]);
+  const key = senderKey(message);
+  const sender = key ? (extras.senders.get(key) ?? null) : null;
+  const files = extras.files;
   return presentMessageWebhook(message, {
     // Chatwoot's webhook names a user sender by email too.
     sender: sender && rows.user ? { ...sender, email: rows.user.email } : sender,

@@ -1,6 +1,13 @@
 import { config } from "../config";
 import { apiBase, request } from "./client";
-import type { ContactInput, ContactSession, Conversation, InboxSettings, Message } from "./types";
+import type {
+  ContactInput,
+  ContactSession,
+  Conversation,
+  InboxSettings,
+  Message,
+  WidgetEvent,
+} from "./types";
 
 const enc = encodeURIComponent;
 const inbox = () => `/inboxes/${enc(config.inbox)}`;
@@ -14,6 +21,8 @@ export const api = {
     request<ContactSession>(`${inbox()}/contacts`, { json: body }),
   updateContact: (sourceId: string, body: ContactInput) =>
     request<ContactSession>(contact(sourceId), { method: "PATCH", json: body }),
+  event: (sourceId: string, body: WidgetEvent) =>
+    request<object>(`${contact(sourceId)}/events`, { json: body }),
   conversations: (sourceId: string) =>
     request<Conversation[]>(`${contact(sourceId)}/conversations`),
   createConversation: (sourceId: string) =>

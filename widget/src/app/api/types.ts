@@ -1,5 +1,8 @@
 // The public API's wire shapes, taken from the Worker's zod schemas as types only (erased).
-export type { PublicContactSession as ContactSession } from "../../../../worker/modules/contacts/schema.public";
+export type {
+  PublicContactSession as ContactSession,
+  WidgetEvent,
+} from "../../../../worker/modules/contacts/schema.public";
 export type { PublicConversation as Conversation } from "../../../../worker/modules/conversations/schema.public";
 export type { PublicInbox as InboxSettings } from "../../../../worker/modules/inboxes/schema.public";
 export type {

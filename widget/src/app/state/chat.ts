@@ -2,7 +2,7 @@ import { ApiError } from "../api/client";
 import { api } from "../api/endpoints";
 import type { ContactInput, InboxSettings } from "../api/types";
 import { config } from "../config";
-import { setLocale } from "../i18n";
+import { locale, setLocale } from "../i18n";
 import { load, store } from "../lib/storage";
 import {
   clearConversation,
@@ -25,7 +25,7 @@ import {
   session,
   setConversationId,
 } from "./session";
-import { effect } from "./signal";
+import { effect, signal } from "./signal";
 import { isOpen, loadError, requestFocus, settings, unread } from "./ui";
 
 const PAGE = 20;
@@ -45,6 +45,9 @@ export function markSeen() {
 onSeen(markSeen);
 
 let following = false;
+let reporting = false;
+/** An open of the chat the API has not heard of yet: when, and on which host page. */
+const opened = signal<{ initiated_at: { timestamp: string }; referer: string } | null>(null);
 
 /** Boot: settings, the stored session and its conversation, then anything left to send. */
 export async function startChat() {
@@ -72,6 +75,11 @@ export async function startChat() {
   }
   fresh.catch(() => {});
   await setLocale(config.locale ?? settings.value?.locale ?? config.lang);
+  // Reported once the widget's language is settled, as soon as there is a contact to report.
+  if (!reporting) {
+    reporting = true;
+    effect(reportOpen);
+  }
   await openConversation();
   void flush();
 }
@@ -119,7 +127,34 @@ function followConversation() {
   }
 }
 
-export function setOpen(open: boolean) {
+/**
+ * Chatwoot's webwidget.triggered for each open, for the session's contact. A new visitor has
+ * none until their first message (or setUser, or email): the open is reported then. Fire and
+ * forget: a lost report is not worth a retry or an error on screen.
+ */
+function reportOpen() {
+  const s = session.value;
+  const o = opened.value;
+  if (s && o) {
+    opened.value = null;
+    void api
+      .event(s.sourceId, {
+        name: "webwidget.triggered",
+        event_info: {
+          ...o,
+          widget_language: locale.peek(),
+          browser_language: navigator.language,
+        },
+      })
+      .catch(() => {});
+  }
+}
+
+/** `url`: the host page's address; on its own, the chat has only its referrer. */
+export function setOpen(open: boolean, url = document.referrer) {
+  if (open && !isOpen.value) {
+    opened.value = { initiated_at: { timestamp: new Date().toISOString() }, referer: url };
+  }
   isOpen.value = open;
   if (open) {
     unread.value = 0;
