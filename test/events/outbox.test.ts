@@ -225,6 +225,43 @@ describe("visitor events", () => {
     expect(names(rows)).toEqual(["webwidget_triggered"]);
     expect(rows[0]?.payload).toMatchObject({ event_info: info, contact_id: s.contact.id });
   });
+
+  it("adds Chatwoot's event_info.browser from the visitor's User-Agent unless the widget sent one", async () => {
+    const w = await createPublicWorld({ channelType: "Channel::WebWidget" });
+    const s = await createPublicConversation(w.base);
+    const after = await lastId(w.account.id);
+    const path = `${w.base}/contacts/${s.contact.source_id}/events`;
+    const chrome =
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+    const own = { browser_name: "Own", browser_version: "1" };
+    for (const [event_info, ua] of [
+      [{ referer: "https://shop.example/" }, chrome],
+      [{ browser: own }, chrome],
+      [{}, ""],
+    ] as const) {
+      const res = await pub(path, {
+        method: "POST",
+        headers: { "user-agent": ua },
+        body: { name: "webwidget.triggered", event_info },
+      });
+      expect(res.status).toBe(200);
+    }
+    const rows = await outboxRows(w.account.id, after);
+    expect(rows.map((r) => r.payload.event_info)).toEqual([
+      {
+        referer: "https://shop.example/",
+        browser: {
+          browser_name: "Chrome",
+          browser_version: "126.0.0.0",
+          device_name: "desktop",
+          platform_name: "Windows",
+          platform_version: "NT 10.0",
+        },
+      },
+      { browser: own },
+      {},
+    ]);
+  });
 });
 
 describe("atomicity and attribution", () => {

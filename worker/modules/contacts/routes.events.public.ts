@@ -25,7 +25,13 @@ export const contactEventPublicRoutes = createRouter<PublicContactEnv>().openapi
   trigger,
   async (c) => {
     const { deps, inbox, contactInbox } = c.var;
-    await recordWidgetEvent(deps, inbox, contactInbox, c.req.valid("json"));
+    await recordWidgetEvent(
+      deps,
+      inbox,
+      contactInbox,
+      c.req.valid("json"),
+      c.req.header("user-agent"),
+    );
     return c.json({}, 200);
   },
 );

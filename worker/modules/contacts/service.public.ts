@@ -4,6 +4,7 @@ import { ApiError } from "../../http/errors";
 import { hmacSha256Hex, timingSafeEqual } from "../../lib/hmac";
 import { secureToken } from "../../lib/ids";
 import type { InboxRow } from "../inboxes/queries";
+import { browserInfo } from "./browser-info";
 import {
   type ContactInboxFullRow,
   type ContactRow,
@@ -172,7 +173,10 @@ export async function recordWidgetEvent(
   inbox: InboxRow,
   contactInbox: ContactInboxFullRow,
   input: WidgetEvent,
+  userAgent?: string,
 ): Promise<void> {
+  const info = input.event_info ?? {};
+  const browser = info.browser ?? browserInfo(userAgent);
   await recordEvents(deps, [
     {
       name: "webwidget_triggered",
@@ -181,7 +185,7 @@ export async function recordWidgetEvent(
         contact_id: contactInbox.contactId,
         contact_inbox_id: contactInbox.id,
         inbox_id: inbox.id,
-        event_info: input.event_info ?? {},
+        event_info: browser ? { ...info, browser } : info,
       },
     },
   ]);
