@@ -14,6 +14,7 @@ import {
   act,
   cond,
   createRule,
+  labelsOf,
   outboxEvent,
   outboxOf,
   recordingMailer,
@@ -33,17 +34,6 @@ const ctx = (outbound = recordingOutbound().outbound): AsyncListenerContext => (
   now: () => Math.floor(Date.now() / 1000),
   outbound,
 });
-
-const labelsOf = async (conversationId: number) =>
-  (
-    await db()
-      .select()
-      .from(t.conversationLabels)
-      .where(eq(t.conversationLabels.conversationId, conversationId))
-      .all()
-  )
-    .map((l) => l.title)
-    .sort();
 
 const messagesOf = (conversationId: number) =>
   db().select().from(t.messages).where(eq(t.messages.conversationId, conversationId)).all();

@@ -7,7 +7,7 @@ import type { AsyncListener } from "../../worker/events/outbox-types";
 import { sweep } from "../../worker/events/sweep";
 import { nowSeconds } from "../../worker/lib/time";
 import { createTeam, createWorld, db } from "../support/factories";
-import { act, cond, createRule, recordingMailer } from "../support/factories-automation";
+import { act, cond, createRule, labelsOf, recordingMailer } from "../support/factories-automation";
 import { createContact, MT } from "../support/factories-conversations";
 import { consume, outboxRows } from "../support/factories-webhooks";
 import { api } from "../support/http";
@@ -56,15 +56,6 @@ const repliesOf = (conversationId: number) =>
       and(eq(t.messages.conversationId, conversationId), eq(t.messages.messageType, MT.outgoing)),
     )
     .all();
-
-const labelsOf = async (conversationId: number) =>
-  (
-    await db()
-      .select()
-      .from(t.conversationLabels)
-      .where(eq(t.conversationLabels.conversationId, conversationId))
-      .all()
-  ).map((l) => l.title);
 
 const runsOf = (eventIds: number[]) =>
   db().select().from(t.automationRuns).where(inArray(t.automationRuns.eventId, eventIds)).all();

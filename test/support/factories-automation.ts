@@ -19,6 +19,18 @@ export const act = (action_name: string, action_params: unknown[] = []) => ({
   action_params,
 });
 
+/** A conversation's labels, sorted. */
+export const labelsOf = async (conversationId: number) =>
+  (
+    await db()
+      .select()
+      .from(t.conversationLabels)
+      .where(eq(t.conversationLabels.conversationId, conversationId))
+      .all()
+  )
+    .map((l) => l.title)
+    .sort();
+
 type RuleValues = Partial<typeof t.automationRules.$inferInsert>;
 
 /** A rule straight through drizzle (no validation), for listing and engine runs. */
