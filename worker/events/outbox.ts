@@ -5,6 +5,7 @@ import type { Deps } from "../http/context";
 import type { Actor } from "../modules/access-tokens/service";
 import type { OutboxPayload, PerformedBy, WebhookEventName } from "./outbox-types";
 import { type IdRef, markSent, type OutboxInsert, outboxStatements } from "./queries";
+import { sendToQueue } from "./queue-messages";
 
 /** One domain event to record with a change: the service says what, the outbox says how. */
 export type OutboxEntry = {
@@ -107,18 +108,10 @@ export async function recordEvents(deps: Deps, entries: OutboxEntry[]): Promise<
   await commitWithEvents(deps, [], entries);
 }
 
-/** Queue sendBatch takes at most 100 messages. */
-const SEND_CHUNK = 100;
-
 /**
  * Sends committed outbox rows to the queue and marks them sent. A failure leaves them unsent,
  * for the cron sweep; a crash after the send but before the mark only means a second relay,
  * which the consumer's idempotent listeners absorb.
  */
-export async function relayOutbox(env: Bindings, db: Db, ids: number[], at: number) {
-  for (let i = 0; i < ids.length; i += SEND_CHUNK) {
-    const chunk = ids.slice(i, i + SEND_CHUNK);
-    await env.EVENTS.sendBatch(chunk.map((id) => ({ body: { kind: "event" as const, id } })));
-    await markSent(db, chunk, at);
-  }
-}
+export const relayOutbox = (env: Bindings, db: Db, ids: number[], at: number) =>
+  sendToQueue(env.EVENTS, "event", ids, { sent: (chunk) => markSent(db, chunk, at) });

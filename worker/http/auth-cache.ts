@@ -12,7 +12,7 @@ import type { AccountRole, AppEnv } from "./context";
  * write that can change those (a token reset, a role, a membership, a suspended account) clears
  * this isolate's entries at once; other isolates follow within AUTH_TTL_MS.
  */
-export const AUTH_TTL_MS = 5_000;
+const AUTH_TTL_MS = 5_000;
 const MAX_ENTRIES = 5_000;
 
 type Scope = { account: AccountRow; role: AccountRole };
@@ -34,9 +34,17 @@ export const authCache = {
     }
     return actor;
   },
-  scope: (token: string, accountId: number) => scopes.get(`${token}\n${accountId}`),
-  rememberScope: (token: string, accountId: number, scope: Scope) =>
-    scopes.set(`${token}\n${accountId}`, scope),
+  /** What the token may do in the account; `load` answers (or throws) when it is not known. */
+  async scope(token: string, accountId: number, load: () => Promise<Scope>): Promise<Scope> {
+    const key = `${token}\n${accountId}`;
+    const known = scopes.get(key);
+    if (known) {
+      return known;
+    }
+    const scope = await load();
+    scopes.set(key, scope);
+    return scope;
+  },
   clear(): void {
     tokens.clear();
     scopes.clear();

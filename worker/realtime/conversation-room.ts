@@ -18,14 +18,8 @@ import {
   type NewMessage,
 } from "../modules/messages/queries";
 import type { Message, Sender } from "../modules/messages/schema";
-import { loadAttachments } from "../modules/messages/senders";
-import {
-  MessageWriter,
-  type UpdateRecorder,
-  type Written,
-  writeMessageUpdate,
-} from "./message-writer";
-import { frame, type SocketIdentity } from "./protocol";
+import { MessageWriter, type UpdateRecorder, writeMessageUpdate } from "./message-writer";
+import { frame, type ServerEvent, type SocketIdentity } from "./protocol";
 import { RoomLog } from "./room-log";
 import { RoomRelay } from "./room-relay";
 import { RoomSockets } from "./room-sockets";
@@ -129,7 +123,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
   async appendMessage(req: AppendRequest): Promise<AppendResult> {
     const key = req.values.idempotencyKey;
     if (!key) {
-      return { ...(await this.write(req)), duplicate: false };
+      return { ...(await this.writer.append(req)), duplicate: false };
     }
     const pending = this.inflight.get(key);
     if (pending) {
@@ -153,9 +147,8 @@ export class ConversationRoom extends DurableObject<Bindings> {
     view: MessageView,
     record: UpdateRecorder | null,
   ): Promise<{ message: MessageRow; eventIds: number[] } | undefined> {
-    const db = this.db();
-    const { row, eventIds } = await writeMessageUpdate(
-      db,
+    const { row, attachments, eventIds } = await writeMessageUpdate(
+      this.db(),
       conversationId,
       messageId,
       values,
@@ -164,7 +157,6 @@ export class ConversationRoom extends DurableObject<Bindings> {
     if (!row) {
       return undefined;
     }
-    const attachments = (await loadAttachments(db, [row])).get(row.id) ?? [];
     await this.enqueue(() => {
       this.broadcastMessage("message.updated", row, attachments, view);
     });
@@ -231,12 +223,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
     if (existing) {
       return { message: existing, duplicate: true, eventIds: [] };
     }
-    return { ...(await this.write(req)), duplicate: false };
-  }
-
-  /** Stores the message (group-committed) and resolves once its frame went out. */
-  private write(req: AppendRequest): Promise<Written> {
-    return this.writer.append(req);
+    return { ...(await this.writer.append(req)), duplicate: false };
   }
 
   private broadcastMessage(
@@ -255,11 +242,11 @@ export class ConversationRoom extends DurableObject<Bindings> {
   }
 
   /** Takes the next event seq, logs the frames and sends them; all synchronous. */
-  private emit(event: string, agentData: unknown, contactData: unknown | null): void {
+  private emit(event: ServerEvent, agentData: unknown, contactData: unknown | null): void {
     const seq = ++this.eventSeq;
     this.ctx.storage.kv.put("event_seq", seq);
-    const agentFrame = frame(event as never, seq, agentData);
-    const contactFrame = contactData === null ? null : frame(event as never, seq, contactData);
+    const agentFrame = frame(event, seq, agentData);
+    const contactFrame = contactData === null ? null : frame(event, seq, contactData);
     this.log.append(seq, agentFrame, contactFrame);
     this.sockets.broadcast(agentFrame, contactFrame);
   }

@@ -4,6 +4,7 @@ import { eventWrites, type OutboxEntry, type Recorder, SYSTEM } from "../events/
 import { isUniqueViolation } from "../lib/db-errors";
 import type { AttachmentRow } from "../modules/messages/presenter";
 import {
+  attachmentsOf,
   type Counters,
   counterStatements,
   countersFrom,
@@ -218,14 +219,17 @@ export class MessageWriter {
 /** Who updates a message of which account and inbox, for its message_updated row. */
 export type UpdateRecorder = Recorder & { accountId: number; inboxId: number; isPrivate: boolean };
 
-/** A message update and its message_updated event in one batch (no event if no row matched). */
+/**
+ * A message update, its attachments (for the broadcast) and its message_updated event in one
+ * batch (no event if no row matched).
+ */
 export async function writeMessageUpdate(
   db: Db,
   conversationId: number,
   messageId: number,
   values: Partial<NewMessage>,
   record: UpdateRecorder | null,
-): Promise<{ row: MessageRow | undefined; eventIds: number[] }> {
+): Promise<{ row: MessageRow | undefined; attachments: AttachmentRow[]; eventIds: number[] }> {
   const events: OutboxEntry[] = record
     ? [
         {
@@ -243,6 +247,12 @@ export async function writeMessageUpdate(
     : [];
   const writes = eventWrites(db, events, record ?? NO_RECORDER);
   const update = updateMessageRow(db, conversationId, messageId, values);
-  const results = (await db.batch([update, ...writes.statements] as never)) as unknown[];
-  return { row: (results[0] as MessageRow[])[0], eventIds: writes.ids(results, 1) };
+  // The attachments read goes last: the event's changes() guard must follow the update.
+  const files = attachmentsOf(db, messageId);
+  const results = (await db.batch([update, ...writes.statements, files] as never)) as unknown[];
+  return {
+    row: (results[0] as MessageRow[])[0],
+    attachments: results.at(-1) as AttachmentRow[],
+    eventIds: writes.ids(results, 1),
+  };
 }

@@ -1,12 +1,11 @@
 import type { Db } from "../db/client";
 import type { Bindings } from "../env";
 import { markSent } from "../events/queries";
+import { sendToQueue } from "../events/queue-messages";
 import { nowSeconds } from "../lib/time";
 
 /** A mark waits at most this long for the next message write to carry it. */
 const LONE_MARK_DELAY_MS = 1_000;
-/** Queue sendBatch takes at most 100 messages. */
-const SEND_CHUNK = 100;
 
 /**
  * Sends the outbox rows the room committed to the EVENTS queue, and records them as sent
@@ -56,13 +55,9 @@ export class RoomRelay {
   }
 
   private async sendNow(ids: number[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += SEND_CHUNK) {
-      const chunk = ids.slice(i, i + SEND_CHUNK);
-      await this.env.EVENTS.sendBatch(
-        chunk.map((id) => ({ body: { kind: "event" as const, id } })),
-      );
-      this.marks.push(...chunk);
-    }
+    await sendToQueue(this.env.EVENTS, "event", ids, {
+      sent: (chunk) => this.marks.push(...chunk),
+    });
     this.schedule();
   }
 

@@ -88,9 +88,8 @@ export class RoomSockets {
         this.resume(ws, me.role, parsed.after);
         return;
       case "typing": {
-        const kind = me.kind === "contact" ? "contact" : me.kind;
         const isPrivate = me.role === AGENT && (parsed.private ?? false);
-        await this.typing({ type: kind, id: me.id, name: me.name }, parsed.on, isPrivate);
+        await this.typing({ type: me.kind, id: me.id, name: me.name }, parsed.on, isPrivate);
         return;
       }
     }

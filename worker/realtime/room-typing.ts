@@ -1,8 +1,7 @@
-import { createDb } from "../db/client";
 import type { Bindings } from "../env";
-import { eventWrites, relayOutbox } from "../events/outbox";
+import { recordEvents } from "../events/outbox";
 import type { Typer } from "../events/types";
-import { nowSeconds } from "../lib/time";
+import { createDeps } from "../http/middleware/services";
 
 /** Which conversation a room serves, as the Worker told it when it opened a socket. */
 export type RoomConversation = { accountId: number; id: number; inboxId: number };
@@ -26,26 +25,16 @@ export async function recordTypingChange(
   conversation: RoomConversation,
   change: { typer: Typer; on: boolean; isPrivate: boolean },
 ): Promise<void> {
-  const db = createDb(env.DB);
-  const at = nowSeconds();
   const { typer, on, isPrivate } = change;
-  const writes = eventWrites(
-    db,
-    [
-      {
-        name: on ? "conversation_typing_on" : "conversation_typing_off",
-        accountId: conversation.accountId,
-        conversation: conversation.id,
-        payload: { inbox_id: conversation.inboxId, typer, is_private: isPrivate },
-      },
-    ],
-    { performedBy: { type: typer.type, id: typer.id }, origin: "", at },
-  );
-  const [first, ...rest] = writes.statements;
-  if (!first) {
-    return;
-  }
-  const results = (await db.batch([first, ...rest])) as unknown[];
-  // Unrelayed rows are the cron sweep's; the change itself is already committed.
-  await relayOutbox(env, db, writes.ids(results, 0), at);
+  const deps = createDeps(env, { performedBy: { type: typer.type, id: typer.id } });
+  await recordEvents(deps, [
+    {
+      name: on ? "conversation_typing_on" : "conversation_typing_off",
+      accountId: conversation.accountId,
+      conversation: conversation.id,
+      payload: { inbox_id: conversation.inboxId, typer, is_private: isPrivate },
+    },
+  ]);
+  // Sends the row to the queue; an unrelayed row is the cron sweep's.
+  await deps.events.flush();
 }

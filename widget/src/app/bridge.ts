@@ -14,6 +14,9 @@ export function notifyHost(event: AppEvent) {
   }
 }
 
+/** Asks the host page to close the panel (Escape, the header's close button). */
+export const requestClose = () => notifyHost({ type: "request-close", payload: {} });
+
 /** Commands from the host page: only from the parent window, at the origin the loader gave. */
 export function listenToHost(handle: (command: HostCommand) => void) {
   addEventListener("message", (e) => {

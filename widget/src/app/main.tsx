@@ -1,20 +1,14 @@
 import type { HostCommand } from "../shared/bridge-protocol";
 import { App } from "./App";
-import { listenToHost, notifyHost } from "./bridge";
+import { listenToHost, notifyHost, requestClose } from "./bridge";
 import { configure, embedded } from "./config";
 import { setLocale } from "./i18n";
 import { adoptHostStorage } from "./lib/storage";
 import { mount } from "./mount";
-import {
-  markSeen,
-  resetChat,
-  setCustomAttributes,
-  setOpen,
-  setUser,
-  startChat,
-} from "./state/chat";
-import { status } from "./state/conversation";
+import { resetChat, setCustomAttributes, setOpen, setUser, startChat } from "./state/chat";
+import { resolved } from "./state/conversation";
 import { flush } from "./state/outbox";
+import { markSeen } from "./state/receive";
 import { session } from "./state/session";
 import { effect } from "./state/signal";
 import { isOpen, online, settings, unread } from "./state/ui";
@@ -77,7 +71,7 @@ document.addEventListener("visibilitychange", () => {
 });
 addEventListener("keydown", (e) => {
   if (e.key === "Escape" && embedded()) {
-    notifyHost({ type: "request-close", payload: {} });
+    requestClose();
   }
 });
 
@@ -87,7 +81,7 @@ effect(() => {
 effect(() => {
   const color = settings.value?.widget_color;
   if (color) {
-    const active = Boolean(session.value?.conversationId) && status.value !== "resolved";
+    const active = Boolean(session.value?.conversationId) && !resolved.value;
     notifyHost({ type: "session", payload: { active, color } });
   }
 });

@@ -17,12 +17,9 @@ export const accountScope = createMiddleware<AccountEnv>(async (c, next) => {
   if (!Number.isSafeInteger(accountId)) {
     throw new ApiError("not_found");
   }
-  const token = readAccessToken(c) ?? "";
-  const known = authCache.scope(token, accountId);
-  const { account, role } = known ?? (await resolveScope(c, accountId));
-  if (!known) {
-    authCache.rememberScope(token, accountId, { account, role });
-  }
+  const { account, role } = await authCache.scope(readAccessToken(c) ?? "", accountId, () =>
+    resolveScope(c, accountId),
+  );
   c.set("role", role);
   c.set("account", account);
   await next();

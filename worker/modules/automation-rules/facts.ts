@@ -3,7 +3,7 @@ import { MESSAGE_TYPES } from "../../db/schema";
 import { type ConversationRow, findById, findContact, labelsOf } from "../conversations/queries";
 import { listDefinitions } from "../custom-attributes/queries";
 import { findMessage } from "../messages/queries";
-import type { Facts } from "./fields";
+import { customDefinitions, type Facts } from "./fields";
 
 export type Trigger = {
   accountId: number;
@@ -47,11 +47,7 @@ export async function loadFacts(db: Db, trigger: Trigger): Promise<Loaded | null
         ? { content: message.content, messageType, private: message.private }
         : null,
     changedAttributes: trigger.changedAttributes ?? {},
-    definitions: definitions.map((d) => ({
-      key: d.attributeKey,
-      type: d.attributeDisplayType,
-      model: d.attributeModel,
-    })),
+    definitions: customDefinitions(definitions),
     now: trigger.now,
   };
   return { conversation, facts };

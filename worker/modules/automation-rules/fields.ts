@@ -69,6 +69,16 @@ export type CustomDefinition = {
   model: AttributeModel;
 };
 
+/** The account's custom attribute rows as rules read them. */
+export const customDefinitions = (
+  rows: {
+    attributeKey: string;
+    attributeDisplayType: AttributeDisplayType;
+    attributeModel: AttributeModel;
+  }[],
+): CustomDefinition[] =>
+  rows.map((d) => ({ key: d.attributeKey, type: d.attributeDisplayType, model: d.attributeModel }));
+
 export type Field = {
   type: ValueType;
   operators: readonly FilterOperator[];

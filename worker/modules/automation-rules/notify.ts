@@ -6,7 +6,7 @@ import { createMessage } from "../messages/service";
 import { listMembers } from "../teams/queries";
 import { enqueueDeliveries } from "../webhooks/dispatch";
 import { bodyFor } from "../webhooks/payloads";
-import { insertDeliveries, unsentDeliveryIds } from "../webhooks/queries";
+import { writeDeliveries } from "../webhooks/queries";
 import { emailList, type TeamEmail } from "./actions";
 import type { ActionContext } from "./executor";
 import { accountAttachments, accountTeamIds } from "./queries";
@@ -26,7 +26,7 @@ export async function postWebhookEvent(ctx: ActionContext, [url]: unknown[]) {
   const name = `automation_event.${ctx.rule.eventName}`;
   const data = await conversationWebhookData(deps.db, ctx.conversation, deps.origin);
   const at = deps.now();
-  await insertDeliveries(deps.db, [
+  const unsent = await writeDeliveries(deps.db, ctx.eventId, [
     {
       accountId: ctx.rule.accountId,
       targetType: "automation",
@@ -41,7 +41,7 @@ export async function postWebhookEvent(ctx: ActionContext, [url]: unknown[]) {
       updatedAt: at,
     },
   ]);
-  await enqueueDeliveries(deps.env, await unsentDeliveryIds(deps.db, ctx.eventId));
+  await enqueueDeliveries(deps.env, unsent);
 }
 
 /** Chatwoot parity (send_email_to_team): one email per team, to its members. */

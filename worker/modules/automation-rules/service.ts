@@ -2,7 +2,7 @@ import type { Deps } from "../../http/context";
 import { ApiError, type ErrorDetail } from "../../http/errors";
 import { PAGE_SIZE, pageOffset } from "../../http/schemas/pagination";
 import { listDefinitions } from "../custom-attributes/queries";
-import type { RuleEvent } from "./fields";
+import { customDefinitions, type RuleEvent } from "./fields";
 import {
   deleteRule as deleteRuleRow,
   findRule,
@@ -48,11 +48,7 @@ type Checked = { event: RuleEvent; conditions?: RuleConditionInput[]; actions?: 
 async function check(deps: Deps, accountId: number, rule: Checked): Promise<void> {
   const problems: ErrorDetail[] = [];
   if (rule.conditions) {
-    const definitions = (await listDefinitions(deps.db, accountId)).map((d) => ({
-      key: d.attributeKey,
-      type: d.attributeDisplayType,
-      model: d.attributeModel,
-    }));
+    const definitions = customDefinitions(await listDefinitions(deps.db, accountId));
     problems.push(...conditionProblems(rule.event, rule.conditions, definitions));
   }
   if (rule.actions) {

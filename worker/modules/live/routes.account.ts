@@ -6,7 +6,6 @@ import { createRouter } from "../../http/router";
 import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { AccountParams, accountParams, IdParam } from "../../http/schemas/ids";
 import { feedFor, roomFor } from "../../realtime/room";
-import { roomConversation } from "../../realtime/room-typing";
 import { loadConversationFor, scopeOf } from "../conversations/access";
 import { setTyping } from "../conversations/service.typing";
 import { listMemberInboxes } from "../inboxes/queries";
@@ -66,12 +65,7 @@ export const liveAccountRoutes = createRouter<AccountEnv>()
     );
     const stub = roomFor(c.env, c.var.account.id, conversation.id);
     return stub.fetch(
-      forward(
-        c.req.raw,
-        agentIdentity(c.var.actor),
-        c.req.valid("query").after,
-        roomConversation(conversation),
-      ),
+      forward(c.req.raw, agentIdentity(c.var.actor), c.req.valid("query").after, conversation),
     ) as never;
   })
   .openapi(feed, async (c) => {
@@ -95,7 +89,7 @@ export const liveAccountRoutes = createRouter<AccountEnv>()
     const me = agentIdentity(c.var.actor);
     await setTyping(scopeOf(c), conversation, {
       on: typing_status === "on",
-      typer: { type: me.kind === "agent_bot" ? "agent_bot" : "user", id: me.id, name: me.name },
+      typer: { type: me.kind, id: me.id, name: me.name },
       isPrivate: is_private ?? false,
     });
     return c.json({}, 200);

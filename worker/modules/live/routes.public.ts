@@ -11,7 +11,6 @@ import { createRouter } from "../../http/router";
 import { IdParam } from "../../http/schemas/ids";
 import type { SocketIdentity } from "../../realtime/protocol";
 import { roomFor } from "../../realtime/room";
-import { roomConversation } from "../../realtime/room-typing";
 import { findContactSessionByPubsubToken } from "../contacts/queries";
 import { loadOwnConversation } from "../conversations/service.public";
 import { findInboxById } from "../inboxes/queries.public";
@@ -63,7 +62,7 @@ export const liveContactRoutes = createRouter<PublicContactEnv>().openapi(room, 
   );
   const stub = roomFor(c.env, c.var.account.id, conversation.id);
   return stub.fetch(
-    forward(c.req.raw, contactIdentity(c.var.contact), after, roomConversation(conversation)),
+    forward(c.req.raw, contactIdentity(c.var.contact), after, conversation),
   ) as never;
 });
 
@@ -108,6 +107,6 @@ export const livePubsubRoutes = createRouter<AppEnv>().openapi(byToken, async (c
   const conversation = await loadOwnConversation(scope, conversation_id);
   const stub = roomFor(c.env, account.id, conversation.id);
   return stub.fetch(
-    forward(c.req.raw, contactIdentity(session.contact), after, roomConversation(conversation)),
+    forward(c.req.raw, contactIdentity(session.contact), after, conversation),
   ) as never;
 });

@@ -1,6 +1,10 @@
 import { ApiError } from "../../http/errors";
 import type { SocketIdentity } from "../../realtime/protocol";
-import { ROOM_CONVERSATION_HEADER, type RoomConversation } from "../../realtime/room-typing";
+import {
+  ROOM_CONVERSATION_HEADER,
+  type RoomConversation,
+  roomConversation,
+} from "../../realtime/room-typing";
 import type { Actor } from "../access-tokens/service";
 
 /** Only WebSocket upgrades reach the rooms. */
@@ -37,7 +41,8 @@ export function forward(
   const headers = new Headers(request.headers);
   headers.set("x-parley-identity", JSON.stringify(identity));
   if (conversation) {
-    headers.set(ROOM_CONVERSATION_HEADER, JSON.stringify(conversation));
+    // Only the fields the room keeps, never the whole row.
+    headers.set(ROOM_CONVERSATION_HEADER, JSON.stringify(roomConversation(conversation)));
   }
   return new Request(url, { method: "GET", headers });
 }

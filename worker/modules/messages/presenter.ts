@@ -1,4 +1,5 @@
 import type { attachments as attachmentsTable } from "../../db/schema";
+import { isoFromSeconds } from "../../lib/time";
 import { fileUrl } from "../files/storage";
 import type { ConversationWebhook, MessageWebhook } from "../webhooks/schema.payloads";
 import type { MessageRow } from "./queries";
@@ -132,7 +133,7 @@ export function presentMessageWebhook(row: MessageRow, parts: MessageWebhookPart
     source_id: row.sourceId,
     echo_id: row.echoId,
     seq: row.seq,
-    created_at: new Date(row.createdAt * 1000).toISOString(),
+    created_at: isoFromSeconds(row.createdAt),
     additional_attributes: row.additionalAttributes,
     sender: parts.sender,
     inbox: parts.inbox,

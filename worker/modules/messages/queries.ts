@@ -184,6 +184,10 @@ export const insertAttachment = (
   values: Omit<NewAttachment, "messageId"> & { messageId: number | SQL<number> },
 ) => db.insert(attachments).values(values).returning();
 
+/** A message's attachments, as a statement for a batch of the caller's. */
+export const attachmentsOf = (db: Db, messageId: number) =>
+  db.select().from(attachments).where(eq(attachments.messageId, messageId));
+
 export const attachmentKeysOf = async (db: Db, messageId: number) =>
   (
     await db

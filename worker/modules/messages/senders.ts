@@ -84,30 +84,6 @@ export async function loadSender(
 export const senderKey = (row: MessageRow) =>
   row.senderType && row.senderId !== null ? `${row.senderType}:${row.senderId}` : null;
 
-/** Attachments of many messages in one query, grouped by message id. */
-export async function loadAttachments(
-  db: Db,
-  rows: MessageRow[],
-): Promise<Map<number, AttachmentRow[]>> {
-  const out = new Map<number, AttachmentRow[]>();
-  if (rows.length === 0) {
-    return out;
-  }
-  const found = await db
-    .select()
-    .from(attachments)
-    .where(
-      inArray(
-        attachments.messageId,
-        rows.map((r) => r.id),
-      ),
-    );
-  for (const a of found) {
-    out.set(a.messageId, [...(out.get(a.messageId) ?? []), a]);
-  }
-  return out;
-}
-
 export function userSender(u: typeof users.$inferSelect): Sender {
   const avatar = u.avatarUrl ?? "";
   return {

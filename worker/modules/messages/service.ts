@@ -16,7 +16,7 @@ import {
   reopenConversation,
 } from "./queries";
 import type { Sender } from "./schema";
-import { botSender, contactSender, loadSenders, userSender } from "./senders";
+import { botSender, contactSender, loadSender, userSender } from "./senders";
 import { fileTypeOf, MESSAGE_TYPE_CODES } from "./types";
 
 export type MessageScope = ConversationScope & { origin: string };
@@ -203,9 +203,9 @@ async function senderJson(
   ) {
     return contactSender(actor.contact);
   }
-  const key =
-    sender.senderType && sender.senderId !== null ? `${sender.senderType}:${sender.senderId}` : "";
-  return key ? ((await loadSenders(scope.deps.db, [sender as MessageRow])).get(key) ?? null) : null;
+  return sender.senderType && sender.senderId !== null
+    ? loadSender(scope.deps.db, sender.senderType, sender.senderId)
+    : null;
 }
 
 /** What the room needs to show a message of `sender` in this conversation to each audience. */

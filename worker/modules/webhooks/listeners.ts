@@ -35,29 +35,16 @@ const inboxOf = (event: OutboxEvent) =>
   CONTACT_EVENTS.includes(event.name) ? null : (event.payload.inbox_id ?? null);
 
 /**
- * Both listeners need the same lookups for an event; they are made once per event. Keyed by
- * the event object the consumer hands to every listener, so nothing outlives the event.
+ * Both listeners need the same lookups for an event: the batch's memo makes them once (the
+ * receivers once per batch and inbox).
  */
-const perEvent = new WeakMap<OutboxEvent, Map<string, Promise<unknown>>>();
-
-function once<T>(event: OutboxEvent, key: string, load: () => Promise<T>): Promise<T> {
-  const cache = perEvent.get(event) ?? new Map<string, Promise<unknown>>();
-  perEvent.set(event, cache);
-  if (!cache.has(key)) {
-    cache.set(key, load());
-  }
-  return cache.get(key) as Promise<T>;
-}
-
 const receivers = (ctx: AsyncListenerContext, event: OutboxEvent) =>
-  once(event, "receivers", () =>
-    memoized(ctx, `receivers:${event.accountId}:${inboxOf(event)}`, () =>
-      receiversOf(ctx.db, event.accountId, inboxOf(event)),
-    ),
+  memoized(ctx, `receivers:${event.accountId}:${inboxOf(event)}`, () =>
+    receiversOf(ctx.db, event.accountId, inboxOf(event)),
   );
 
 const dataOf = (ctx: AsyncListenerContext, event: OutboxEvent) =>
-  once<EventData | null>(event, "data", () => loadEventData(ctx.db, event));
+  memoized<EventData | null>(ctx, `data:${event.id}`, () => loadEventData(ctx.db, event));
 
 /**
  * Writes one delivery per receiver and event name (an event processed twice writes nothing new),

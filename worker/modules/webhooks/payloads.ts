@@ -88,14 +88,14 @@ async function widgetData(db: Db, event: OutboxEvent, origin: string) {
     return null;
   }
   const [contact, inbox, account, current] = await Promise.all([
-    contactData(db, { ...event, payload: { ...event.payload, contact_id: ci.contactId } }, origin),
+    findContact(db, event.accountId, ci.contactId),
     findInbox(db, event.accountId, ci.inboxId),
     findAccount(db, event.accountId),
     latestConversationOf(db, ci.id),
   ]);
   return {
     id: ci.id,
-    contact,
+    contact: contact ? presentContactWebhook(contact, nameOf(account), origin) : null,
     inbox: nameOf(inbox),
     account: nameOf(account),
     current_conversation: current ? await conversationWebhookData(db, current, origin) : null,

@@ -24,7 +24,7 @@ export async function writeDeliveries(db: Db, eventId: number, rows: NewDelivery
 }
 
 /** Re-running an event creates nothing twice (unique per event, target and event name). */
-export const insertDeliveries = (db: Db, rows: NewDelivery[]) =>
+const insertDeliveries = (db: Db, rows: NewDelivery[]) =>
   db.insert(webhookDeliveries).values(rows).onConflictDoNothing();
 
 const unsentOf = (db: Db, eventId: number) =>
@@ -39,10 +39,6 @@ const unsentOf = (db: Db, eventId: number) =>
       ),
     );
 type Unsent = ReturnType<typeof unsentOf>;
-
-/** The deliveries of an event that never went out (also after a crash between insert and send). */
-export const unsentDeliveryIds = async (db: Db, eventId: number) =>
-  (await unsentOf(db, eventId)).map((r) => r.id);
 
 /**
  * Takes a due delivery for one attempt: `next_attempt_at` becomes the lease's end, so a second

@@ -2,12 +2,8 @@ import { and, asc, eq, isNull, ne, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { agentBotInboxes, agentBots, inboxes, webhookDeliveries, webhooks } from "../../db/schema";
 
-// Deliveries have their own file; these two are what other modules write deliveries with.
-export {
-  insertDeliveries,
-  type NewDelivery,
-  unsentDeliveryIds,
-} from "./queries.deliveries";
+// Deliveries have their own file; this is what other modules write deliveries with.
+export { writeDeliveries } from "./queries.deliveries";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type NewWebhook = typeof webhooks.$inferInsert;

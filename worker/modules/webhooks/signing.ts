@@ -1,7 +1,6 @@
-const encoder = new TextEncoder();
+import { hmacSha256Hex } from "../../lib/hmac";
 
-const toHex = (bytes: ArrayBuffer) =>
-  [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+const encoder = new TextEncoder();
 
 const toBase64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
 
@@ -54,10 +53,10 @@ export async function deliveryHeaders(
     return headers;
   }
   const [spec, standard] = await Promise.all([
-    hmac(encoder.encode(secret), `${timestamp}.${body}`),
+    hmacSha256Hex(secret, `${timestamp}.${body}`),
     hmac(standardKey(secret), `${deliveryId}.${timestamp}.${body}`),
   ]);
-  headers["x-service-signature"] = `sha256=${toHex(spec)}`;
+  headers["x-service-signature"] = `sha256=${spec}`;
   headers["webhook-signature"] = `v1,${toBase64(standard)}`;
   return headers;
 }

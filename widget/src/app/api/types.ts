@@ -11,6 +11,10 @@ export type {
 } from "../../../../worker/modules/messages/schema";
 export type { ClientFrame, ServerFrame } from "../../../../worker/realtime/protocol";
 
+/** Message types on the wire (Chatwoot's): the visitor's own, and activity notes. */
+export const INCOMING = 0;
+export const ACTIVITY = 2;
+
 export type ContactInput = {
   name?: string;
   email?: string;

@@ -1,4 +1,4 @@
-import { notifyHost } from "../bridge";
+import { requestClose } from "../bridge";
 import { embedded } from "../config";
 import { type Key, t } from "../i18n";
 import { isWithinWorkingHours } from "../lib/hours";
@@ -26,12 +26,7 @@ export function Header() {
         )}
       </div>
       {embedded() && (
-        <button
-          type="button"
-          class="pw-icon"
-          aria-label={t("close")}
-          onClick={() => notifyHost({ type: "request-close", payload: {} })}
-        >
+        <button type="button" class="pw-icon" aria-label={t("close")} onClick={requestClose}>
           <Icon name="close" />
         </button>
       )}

@@ -1,4 +1,4 @@
-export const ICONS = {
+const ICONS = {
   close: "M6 6l12 12M18 6 6 18",
   send: "M4 12 20 4l-5 16-3-7-8-1z",
   attach:

@@ -1,13 +1,10 @@
 import type { ComponentChildren } from "preact";
-import type { Message } from "../api/types";
+import { ACTIVITY, INCOMING, type Message } from "../api/types";
 import { locale, t } from "../i18n";
 import { formatTime } from "../lib/format";
 import { AttachmentView } from "./AttachmentView";
 import { Avatar } from "./Avatar";
 import { RichText } from "./RichText";
-
-const INCOMING = 0;
-const ACTIVITY = 2;
 
 type Props = {
   message: Message;

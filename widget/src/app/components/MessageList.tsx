@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from "preact/hooks";
-import type { Message } from "../api/types";
+import { INCOMING, type Message } from "../api/types";
 import { t } from "../i18n";
 import { loadOlder } from "../state/chat";
 import { agentLastSeenAt, hasOlder, messages, pending, typing } from "../state/conversation";
@@ -8,7 +8,6 @@ import { MessageBubble } from "./MessageBubble";
 import { PendingBubble } from "./PendingBubble";
 import { TypingIndicator } from "./TypingIndicator";
 
-const INCOMING = 0;
 const senderKey = (m: Message | undefined) =>
   m ? `${m.message_type === INCOMING ? "me" : m.sender?.type}:${m.sender?.id}` : "";
 

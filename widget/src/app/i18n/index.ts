@@ -3,7 +3,7 @@ import { en, type Key } from "./en";
 
 export type { Key };
 
-export const LOCALES = ["en", "fr", "es", "ar"] as const;
+const LOCALES = ["en", "fr", "es", "ar"] as const;
 const RTL = new Set(["ar", "he", "fa", "ur"]);
 
 export const locale = signal("en");
@@ -17,7 +17,7 @@ export function t(key: Key, vars?: Record<string, string | number>): string {
 }
 
 /** The best supported locale for a code like "fr-CA"; English when none fits. */
-export function pickLocale(code: string | null | undefined): string {
+function pickLocale(code: string | null | undefined): string {
   const lang = (code ?? "").toLowerCase().split(/[-_]/)[0] ?? "";
   return (LOCALES as readonly string[]).includes(lang) ? lang : "en";
 }

@@ -1,3 +1,4 @@
+import { INCOMING } from "../api/types";
 import { Composer } from "../components/Composer";
 import { EmailCollect } from "../components/EmailCollect";
 import { Header } from "../components/Header";
@@ -7,8 +8,6 @@ import { ResolvedBar } from "../components/ResolvedBar";
 import { messages, pending, resolved } from "../state/conversation";
 import { session } from "../state/session";
 import { settings } from "../state/ui";
-
-const INCOMING = 0;
 
 /** The chat: header, notices, the message log, then the composer (or a way to start over). */
 export function Conversation() {

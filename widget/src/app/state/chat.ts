@@ -1,6 +1,6 @@
 import { ApiError } from "../api/client";
 import { api } from "../api/endpoints";
-import type { ContactInput, InboxSettings } from "../api/types";
+import { type ContactInput, INCOMING, type InboxSettings } from "../api/types";
 import { config } from "../config";
 import { locale, setLocale } from "../i18n";
 import { load, store } from "../lib/storage";
@@ -15,7 +15,8 @@ import {
   synced,
 } from "./conversation";
 import { connectLive, disconnectLive } from "./live";
-import { flush, onSeen, queueText } from "./outbox";
+import { flush, queueText } from "./outbox";
+import { markSeen } from "./receive";
 import {
   adoptContact,
   ensureContact,
@@ -29,20 +30,6 @@ import { effect, signal } from "./signal";
 import { isOpen, loadError, requestFocus, settings, unread } from "./ui";
 
 const PAGE = 20;
-const INCOMING = 0;
-let seenTimer: ReturnType<typeof setTimeout> | undefined;
-
-/** Tells the API the visitor has read the conversation (debounced). */
-export function markSeen() {
-  clearTimeout(seenTimer);
-  seenTimer = setTimeout(() => {
-    const s = session.value;
-    if (s?.conversationId) {
-      void api.seen(s.sourceId, s.conversationId).catch(() => {});
-    }
-  }, 500);
-}
-onSeen(markSeen);
 
 let following = false;
 let reporting = false;
@@ -120,7 +107,7 @@ function followConversation() {
   if (id !== live) {
     live = id;
     if (id) {
-      connectLive(markSeen);
+      connectLive();
     } else {
       disconnectLive();
     }

@@ -65,10 +65,11 @@ export function updatePending(echoId: string, patch: Partial<Pending>) {
   setPending(pending.value.map((p) => (p.echo_id === echoId ? { ...p, ...patch } : p)));
 }
 
-export function loadConversation(conversation: Conversation) {
+/** `merge`: how its messages join the list (live.ts passes `receive`, which reports new ones). */
+export function loadConversation(conversation: Conversation, merge = mergeMessages) {
   status.value = conversation.status;
   agentLastSeenAt.value = conversation.agent_last_seen_at;
-  mergeMessages(conversation.messages);
+  merge(conversation.messages);
 }
 
 /** Forget the conversation on screen (a new one starts, or the session was reset). */

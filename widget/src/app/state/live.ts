@@ -1,14 +1,13 @@
 import { api } from "../api/endpoints";
 import type { Conversation, Message, ServerFrame } from "../api/types";
 import { LiveSocket } from "../realtime/socket";
-import { agentLastSeenAt, cursor, status, typing } from "./conversation";
+import { agentLastSeenAt, cursor, loadConversation, status, typing } from "./conversation";
 import { flush } from "./outbox";
 import { receive } from "./receive";
 import { session } from "./session";
 import { connection } from "./ui";
 
 let socket: LiveSocket | null = null;
-let markSeen = () => {};
 let typingTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** Longer than the server's 6 s typing TTL: a lost typing.off never leaves the dots forever. */
@@ -17,7 +16,7 @@ const TYPING_CLEAR_MS = 8000;
 type Typer = { typer?: { type?: string; name?: string }; is_private?: boolean };
 
 /** Applies one server frame to the stores. */
-export function applyFrame(frame: ServerFrame) {
+function applyFrame(frame: ServerFrame) {
   cursor.seq = Math.max(cursor.seq, frame.seq);
   const data = frame.data as Record<string, unknown>;
   switch (frame.event) {
@@ -27,7 +26,7 @@ export function applyFrame(frame: ServerFrame) {
       break;
     case "message.created":
     case "message.updated":
-      receive([frame.data as Message], markSeen);
+      receive([frame.data as Message]);
       break;
     case "typing.on":
     case "typing.off": {
@@ -57,20 +56,17 @@ export function applyFrame(frame: ServerFrame) {
 }
 
 /** HTTP catch-up: polling while the socket is down, and after a `resync`. */
-export async function refresh() {
+async function refresh() {
   const s = session.value;
   if (!s?.conversationId) {
     return;
   }
   const conversation = await api.conversation(s.sourceId, s.conversationId);
-  status.value = conversation.status;
-  agentLastSeenAt.value = conversation.agent_last_seen_at;
-  receive(conversation.messages, markSeen);
+  loadConversation(conversation, receive);
 }
 
-export function connectLive(onSeen: () => void) {
+export function connectLive() {
   disconnectLive();
-  markSeen = onSeen;
   const s = session.value;
   if (!s?.conversationId) {
     return;

@@ -9,12 +9,6 @@ import { online } from "./ui";
 
 const now = () => Math.floor(Date.now() / 1000);
 
-let markSeen = () => {};
-/** chat.ts hands in how to mark the conversation seen (kept out of here to avoid a cycle). */
-export function onSeen(fn: () => void) {
-  markSeen = fn;
-}
-
 function enqueue(item: Omit<Pending, "echo_id" | "created_at" | "state">) {
   setPending([
     ...pending.value,
@@ -106,7 +100,7 @@ async function drain() {
 async function sendOne(item: Pending) {
   const { sourceId, conversationId } = await ensureConversation();
   if (item.uncertain) {
-    receive(await api.messages(sourceId, conversationId), markSeen);
+    receive(await api.messages(sourceId, conversationId));
     if (!pending.value.some((p) => p.echo_id === item.echo_id)) {
       return;
     }
@@ -115,5 +109,5 @@ async function sendOne(item: Pending) {
   const message = item.file
     ? await api.sendFile(sourceId, conversationId, item.file, item.echo_id)
     : await api.send(sourceId, conversationId, item.content, item.echo_id);
-  receive([message], markSeen);
+  receive([message]);
 }

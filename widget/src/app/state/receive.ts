@@ -1,12 +1,25 @@
-import type { Message } from "../api/types";
+import { api } from "../api/endpoints";
+import { INCOMING, type Message } from "../api/types";
 import { notifyHost } from "../bridge";
 import { mergeMessages, messages, typing } from "./conversation";
+import { session } from "./session";
 import { isOpen, unread } from "./ui";
 
-const INCOMING = 0;
+let seenTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Tells the API the visitor has read the conversation (debounced). */
+export function markSeen() {
+  clearTimeout(seenTimer);
+  seenTimer = setTimeout(() => {
+    const s = session.value;
+    if (s?.conversationId) {
+      void api.seen(s.sourceId, s.conversationId).catch(() => {});
+    }
+  }, 500);
+}
 
 /** Messages from the socket, a poll or a send: new ones reach the host and the unread count. */
-export function receive(list: Message[], onSeen: () => void) {
+export function receive(list: Message[]) {
   const known = new Set(messages.value.map((m) => m.id));
   const fresh = list.filter((m) => !known.has(m.id));
   mergeMessages(list);
@@ -24,7 +37,7 @@ export function receive(list: Message[], onSeen: () => void) {
     if (m.message_type !== INCOMING) {
       typing.value = null;
       if (isOpen.value && !document.hidden) {
-        onSeen();
+        markSeen();
       } else {
         unread.value++;
       }
