@@ -17,8 +17,13 @@ import {
   type NewAttachment,
   type NewMessage,
 } from "../modules/messages/queries";
-import type { Message, Sender } from "../modules/messages/schema";
-import { MessageWriter, type UpdateRecorder, writeMessageUpdate } from "./message-writer";
+import type { Message, PublicMessage, Sender } from "../modules/messages/schema";
+import {
+  MessageWriter,
+  type Presented,
+  type UpdateRecorder,
+  writeMessageUpdate,
+} from "./message-writer";
 import { frame, type ServerEvent, type SocketIdentity } from "./protocol";
 import { RoomLog } from "./room-log";
 import { RoomRelay } from "./room-relay";
@@ -53,13 +58,15 @@ export type AppendRequest = {
 };
 
 /**
- * `presented` is the agents' view of a new message (absent for an idempotent replay);
- * `eventIds` are the outbox rows committed with it; the room has sent them to the queue.
+ * `presented` is the agents' view of a new message and `presentedPublic` the contact's (null for
+ * a private note); both are absent for an idempotent replay. `eventIds` are the outbox rows
+ * committed with it; the room has sent them to the queue.
  */
 export type AppendResult = {
   message: MessageRow;
   duplicate: boolean;
   presented?: Message;
+  presentedPublic?: PublicMessage | null;
   eventIds: number[];
 };
 
@@ -231,14 +238,14 @@ export class ConversationRoom extends DurableObject<Bindings> {
     row: MessageRow,
     attachments: AttachmentRow[],
     view: MessageView,
-  ): Message {
+  ): Presented {
     const extras = { sender: view.sender, attachments, origin: view.origin };
     const forAgents = presentMessage(row, view.context, extras);
     const forContact = row.private
       ? null
       : presentPublicMessage(row, view.context.displayId, extras);
     this.emit(event, forAgents, forContact);
-    return forAgents;
+    return { presented: forAgents, presentedPublic: forContact };
   }
 
   /** Takes the next event seq, logs the frames and sends them; all synchronous. */

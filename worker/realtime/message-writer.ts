@@ -18,7 +18,7 @@ import {
   touchConversation,
   updateMessageRow,
 } from "../modules/messages/queries";
-import type { Message } from "../modules/messages/schema";
+import type { Message, PublicMessage } from "../modules/messages/schema";
 import type { AppendRequest } from "./conversation-room";
 import type { RoomRelay } from "./room-relay";
 
@@ -38,7 +38,10 @@ function createdEvent(req: AppendRequest, messageId: SQL<number>): OutboxEntry {
 const MAX_GROUP = 40;
 
 /** A stored message, with what the room made of it for agents, and its outbox rows. */
-export type Written = { message: MessageRow; presented: Message; eventIds: number[] };
+/** The room's views of a stored message: the agents' and the contact's (null: private). */
+export type Presented = { presented: Message; presentedPublic: PublicMessage | null };
+
+export type Written = Presented & { message: MessageRow; eventIds: number[] };
 
 type Pending = {
   req: AppendRequest;
@@ -73,7 +76,7 @@ export class MessageWriter {
       attachments: AttachmentRow[],
       req: AppendRequest,
       counters: Counters,
-    ) => Message,
+    ) => Presented,
     /** Sends the group's outbox rows to the queue; its sent-marks ride on the next group. */
     private readonly relay: RoomRelay,
   ) {}
@@ -185,8 +188,8 @@ export class MessageWriter {
         p.reject(new Error(`message ${p.seq} was not stored`));
         return;
       }
-      const presented = this.written(row, span.files === 0 ? [] : attachments, p.req, counters);
-      p.resolve({ message: row, presented, eventIds: span.eventIds(results) });
+      const views = this.written(row, span.files === 0 ? [] : attachments, p.req, counters);
+      p.resolve({ message: row, ...views, eventIds: span.eventIds(results) });
     });
   }
 

@@ -1,4 +1,5 @@
 import { ApiError } from "../../http/errors";
+import type { AppendResult } from "../../realtime/conversation-room";
 import { findMessage, type MessageRow } from "../messages/queries";
 import { createMessage, type MessageScope } from "../messages/service";
 import { updateMessage } from "../messages/service.changes";
@@ -121,15 +122,10 @@ export async function sendAsContact(
   scope: ContactScope,
   row: ConversationRow,
   input: { content?: string | null; echoId?: string; files?: File[] },
-): Promise<MessageRow> {
+): Promise<AppendResult> {
   // The widget retries with the same echo_id: the room answers a retry with the first message.
   const idempotencyKey = input.echoId ? `echo:${input.echoId}` : undefined;
-  const { message } = await createMessage(scope, row, {
-    ...input,
-    messageType: "incoming",
-    idempotencyKey,
-  });
-  return message;
+  return createMessage(scope, row, { ...input, messageType: "incoming", idempotencyKey });
 }
 
 /**

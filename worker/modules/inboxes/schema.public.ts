@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { WorkingHourSchema } from "./schema";
 
 export const InboxIdentifierParam = z
   .string()
@@ -11,16 +12,6 @@ export const InboxIdentifierParam = z
   });
 
 export const InboxPublicParams = z.object({ inbox_identifier: InboxIdentifierParam });
-
-const WorkingHourSchema = z.object({
-  day_of_week: z.number().int().openapi({ description: "0 Sunday … 6 Saturday" }),
-  closed_all_day: z.boolean(),
-  open_all_day: z.boolean(),
-  open_hour: z.number().int().nullable(),
-  open_minutes: z.number().int().nullable(),
-  close_hour: z.number().int().nullable(),
-  close_minutes: z.number().int().nullable(),
-});
 
 /** What a visitor's client (the widget) may know about an inbox: settings, never secrets. */
 export const PublicInboxSchema = z

@@ -18,9 +18,9 @@ export const CHANNEL_KEYS = [
   "pre_chat_form_options",
 ] as const;
 
-const WorkingHourSchema = z
+export const WorkingHourSchema = z
   .object({
-    day_of_week: z.number().int(),
+    day_of_week: z.number().int().openapi({ description: "0 Sunday … 6 Saturday" }),
     closed_all_day: z.boolean(),
     open_all_day: z.boolean(),
     open_hour: z.number().int().nullable(),

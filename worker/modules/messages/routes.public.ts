@@ -139,12 +139,13 @@ export const messagePublicRoutes = createRouter<PublicContactEnv>()
     const body: PublicMessageCreateBody = isMultipart(c)
       ? c.req.valid("form")
       : c.req.valid("json");
-    const message = await sendAsContact(scope, row, {
+    const { message, presentedPublic } = await sendAsContact(scope, row, {
       content: body.content,
       echoId: body.echo_id,
       files: body.attachments ?? [],
     });
-    const [one] = await present(c, row, [message]);
+    // The room's own view of the new message; a replay (same echo_id) is presented afresh.
+    const one = presentedPublic ?? (await present(c, row, [message]))[0];
     return c.json(one as z.infer<typeof PublicMessageSchema>, 200);
   })
   .openapi(update, async (c) => {
