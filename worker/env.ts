@@ -1,12 +1,17 @@
-import type { QueueMessage } from "./events/queue-messages";
-import type { AccountFeed } from "./realtime/account-feed";
-import type { ConversationRoom } from "./realtime/conversation-room";
+/**
+ * What travels on the EVENTS queue: ids only, the consumer loads the rows. An outbox event is
+ * fanned out into deliveries, and each delivery travels as its own message, so one slow or
+ * dead receiver never holds up another's.
+ */
+export type QueueMessage = { kind: "event"; id: number } | { kind: "delivery"; id: number };
 
 /** Bindings and vars of the Worker, as declared in wrangler.toml. */
 export type Bindings = {
   DB: D1Database;
-  ROOMS: DurableObjectNamespace<ConversationRoom>;
-  FEEDS: DurableObjectNamespace<AccountFeed>;
+  /** ConversationRoom, one per conversation (modules/messages/room.ts; stubs via roomFor). */
+  ROOMS: DurableObjectNamespace;
+  /** AccountFeed, one per account (realtime/account-feed.ts; stubs via feedFor). */
+  FEEDS: DurableObjectNamespace;
   FILES: R2Bucket;
   /** Automation email (wrangler.toml [[send_email]]); `wrangler dev` only logs what it sends. */
   EMAIL?: SendEmail;

@@ -1,11 +1,12 @@
+import "./wiring";
 import { createApp } from "./app";
 import type { Bindings } from "./env";
 import { consumeBatch } from "./events/consumer";
 import type { QueueMessage } from "./events/queue-messages";
 import { sweep } from "./events/sweep";
 
+export { ConversationRoom } from "./modules/messages/room";
 export { AccountFeed } from "./realtime/account-feed";
-export { ConversationRoom } from "./realtime/conversation-room";
 
 const app = createApp();
 

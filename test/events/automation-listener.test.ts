@@ -2,11 +2,11 @@ import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as t from "../../worker/db/schema";
+import type { AsyncListenerContext, OutboxEvent } from "../../worker/events/outbox-types";
 import {
   automationListener,
   createAutomationListener,
-} from "../../worker/events/listeners/automation";
-import type { AsyncListenerContext, OutboxEvent } from "../../worker/events/outbox-types";
+} from "../../worker/modules/automation-rules/listener";
 import { bindingMailer } from "../../worker/modules/automation-rules/mailer";
 import { attemptDelivery } from "../../worker/modules/webhooks/delivery";
 import { addInboxMember, createAgent, createTeam, createWorld, db } from "../support/factories";

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as t from "../../worker/db/schema";
 import type { Bindings } from "../../worker/env";
-import { createAutomationListener } from "../../worker/events/listeners/automation";
+import { createAutomationListener } from "../../worker/modules/automation-rules/listener";
 import { bindingMailer, parseMailFrom } from "../../worker/modules/automation-rules/mailer";
 import { createTeam, createWorld, db } from "../support/factories";
 import { createRule, outboxEvent, recordingOutbound } from "../support/factories-automation";

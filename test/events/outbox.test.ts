@@ -2,8 +2,8 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import * as t from "../../worker/db/schema";
-import { commitWithEvents } from "../../worker/events/outbox";
-import { createDeps } from "../../worker/http/middleware/services";
+import { commit } from "../../worker/events/commit";
+import { createDeps } from "../../worker/events/deps";
 import { loadConversationFor } from "../../worker/modules/conversations/access";
 import { toggleStatus } from "../../worker/modules/conversations/service.actions";
 import { createAccount, createAdmin, createInbox, db } from "../support/factories";
@@ -273,7 +273,11 @@ describe("atomicity and attribution", () => {
       .insert(t.contacts)
       .values({ accountId: account.id, name: "x", email: contact.email });
     await expect(
-      commitWithEvents(deps, [clash], [{ name: "contact_created", accountId: account.id }]),
+      commit(
+        deps,
+        [clash],
+        [{ name: "contact.created", accountId: account.id, data: { contact_id: contact.id } }],
+      ),
     ).rejects.toThrow();
     expect(await outboxRows(account.id)).toEqual([]);
   });

@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import worker from "../../worker";
 import * as t from "../../worker/db/schema";
 import type { Bindings } from "../../worker/env";
-import { recordEvents } from "../../worker/events/outbox";
+import { commit } from "../../worker/events/commit";
+import { createDeps } from "../../worker/events/deps";
 import type { QueueMessage } from "../../worker/events/queue-messages";
 import { sweep } from "../../worker/events/sweep";
-import { createDeps } from "../../worker/http/middleware/services";
 import { nowSeconds } from "../../worker/lib/time";
 import { createAccount, createInbox, db } from "../support/factories";
 import { createConversation } from "../support/factories-conversations";
@@ -40,14 +40,18 @@ async function typingEvent(envFor: Bindings) {
   const inbox = await createInbox(account.id);
   const conversation = await createConversation(account.id, inbox.id);
   const deps = createDeps(envFor);
-  await recordEvents(deps, [
-    {
-      name: "conversation_typing_on",
-      accountId: account.id,
-      conversation: conversation.id,
-      payload: { inbox_id: inbox.id },
-    },
-  ]);
+  await commit(
+    deps,
+    [],
+    [
+      {
+        name: "conversation.typing_on",
+        accountId: account.id,
+        conversation: conversation.id,
+        data: { inbox_id: inbox.id, typer: { type: "user", id: 1, name: "A" }, is_private: false },
+      },
+    ],
+  );
   await deps.events.flush();
   return { account, conversation };
 }

@@ -3,6 +3,7 @@ import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import * as t from "../../worker/db/schema";
 import { type ConsumerOptions, consumeBatch } from "../../worker/events/consumer";
 import type { QueueMessage } from "../../worker/events/queue-messages";
+import { createLogger } from "../../worker/lib/logger";
 import type { Outbound } from "../../worker/lib/outbound";
 import { db } from "./factories";
 import { api } from "./http";
@@ -63,7 +64,7 @@ export async function consume(bodies: QueueMessage[], opts: ConsumerOptions = {}
       },
     });
   }
-  await consumeBatch(batch, env, { log: () => {}, ...opts });
+  await consumeBatch(batch, env, { log: createLogger({}, () => {}), ...opts });
   const result = await getQueueResult(batch, ctx);
   const ids = batch.messages.map((m) => m.id);
   return {

@@ -1,31 +1,28 @@
 import { createDb } from "../db/client";
+import type { OutboxRow } from "../db/schema";
 import type { Bindings } from "../env";
+import { createLogger, type Logger } from "../lib/logger";
 import { type Outbound, realOutbound } from "../lib/outbound";
 import { nowSeconds } from "../lib/time";
-import { attemptDelivery } from "../modules/webhooks/delivery";
-import { ASYNC_LISTENERS } from "./async-registry";
+import type { WebhookEventName } from "./names";
 import type {
   AsyncListener,
   AsyncListenerContext,
   OutboxEvent,
   OutboxPayload,
-  WebhookEventName,
 } from "./outbox-types";
-import { findOutboxRows, type OutboxRow } from "./queries";
+import { findOutboxRows } from "./queries";
 import type { QueueMessage } from "./queue-messages";
+import { handlers } from "./registry";
 
 export type ConsumerOptions = {
   /** Outbound HTTP; the real fetch unless a test records it. */
   outbound?: Outbound;
+  /** The queue handlers; the registered ones unless a test picks its own. */
   listeners?: readonly AsyncListener[];
   /** Per-attempt delivery timeout (ms); tests shorten it. */
   timeoutMs?: number;
-  log?: (entry: Record<string, unknown>) => void;
-};
-
-const logLine = (entry: Record<string, unknown>) => {
-  // biome-ignore lint/suspicious/noConsole: the Worker's log sink
-  console.log(JSON.stringify({ source: "events", ...entry }));
+  log?: Logger;
 };
 
 const toEvent = (row: OutboxRow): OutboxEvent => ({
@@ -64,8 +61,8 @@ async function runEvent(
 }
 
 /**
- * The EVENTS queue consumer. An outbox event is loaded once and handed to every async listener
- * (automation, webhooks, agent bots); a delivery message is one attempt of one delivery.
+ * The EVENTS queue consumer. An outbox event is loaded once and handed to every registered queue
+ * handler (automation, webhooks, agent bots); a delivery message is one attempt of one delivery.
  * Messages of a batch run side by side, each acked or retried on its own.
  */
 export async function consumeBatch(
@@ -73,13 +70,15 @@ export async function consumeBatch(
   env: Bindings,
   opts: ConsumerOptions = {},
 ): Promise<void> {
-  const log = opts.log ?? logLine;
+  const log = opts.log ?? createLogger({ source: "queue" });
+  const registered = handlers();
   const shared = new Map<string, Promise<unknown>>();
   const ctx: AsyncListenerContext = {
     env,
     db: createDb(env.DB),
     now: nowSeconds,
     outbound: opts.outbound ?? realOutbound,
+    log,
     memo: <T>(key: string, load: () => Promise<T>) => {
       if (!shared.has(key)) {
         // A failed load is not kept: the next event of the batch tries again.
@@ -94,7 +93,7 @@ export async function consumeBatch(
       return shared.get(key) as Promise<T>;
     },
   };
-  const listeners = opts.listeners ?? ASYNC_LISTENERS;
+  const listeners = opts.listeners ?? registered.queued;
   // Every event of the batch in one read.
   const eventIds = batch.messages.flatMap((m) => (m.body.kind === "event" ? [m.body.id] : []));
   const rows = new Map((await findOutboxRows(ctx.db, eventIds)).map((r) => [r.id, r]));
@@ -107,14 +106,17 @@ export async function consumeBatch(
           message.ack();
           return;
         }
-        const outcome = await attemptDelivery({ ...ctx, timeoutMs: opts.timeoutMs }, body.id);
+        if (!registered.delivery) {
+          throw new Error("no delivery handler is registered");
+        }
+        const outcome = await registered.delivery(body.id, { ...ctx, timeoutMs: opts.timeoutMs });
         if (outcome.kind === "retry") {
-          message.retry({ delaySeconds: outcome.delaySeconds });
+          message.retry({ delaySeconds: outcome.delaySeconds ?? 0 });
         } else {
           message.ack();
         }
-      } catch (err) {
-        log({ level: "error", msg: "queue message failed", body, error: String(err) });
+      } catch (error) {
+        log.error("queue message failed", { body, error });
         message.retry({ delaySeconds: eventRetryDelay(message.attempts) });
       }
     }),

@@ -1,47 +1,24 @@
 import type { Db } from "../db/client";
 import type { Bindings } from "../env";
+import type { Logger } from "../lib/logger";
 import type { Outbound } from "../lib/outbound";
-import type { Typer } from "./types";
+import type { WebhookEventName } from "./names";
+import type { ChangedAttributes, PerformedBy, Stamp, Typer } from "./types";
 
-/** The webhook event names of the spec (Chatwoot's), the only names outbox rows carry. */
-export const WEBHOOK_EVENTS = [
-  "conversation_created",
-  "conversation_status_changed",
-  "conversation_updated",
-  "message_created",
-  "message_updated",
-  "contact_created",
-  "contact_updated",
-  "webwidget_triggered",
-  "conversation_typing_on",
-  "conversation_typing_off",
-] as const;
-export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
-
-/** Who caused an event; automation ignores events its own rules caused (no loops). */
-export type PerformedBy = {
-  type: "user" | "agent_bot" | "contact" | "automation_rule" | "system";
-  id: number | null;
-};
-
-/** What an outbox row carries: ids to load at delivery time, plus what only the moment knew. */
-export type OutboxPayload = {
-  conversation_id?: number;
+/** An outbox row's payload as stored: the event's data (any event's keys) and its stamp. */
+export type OutboxPayload = Partial<Stamp> & {
   message_id?: number;
   contact_id?: number;
   inbox_id?: number;
-  /** webwidget_triggered: the visitor's contact_inbox. */
   contact_inbox_id?: number;
-  changed_attributes?: Record<string, { previous_value: unknown; current_value: unknown }>;
-  performed_by?: PerformedBy;
+  changed_attributes?: ChangedAttributes;
   typer?: Typer;
   is_private?: boolean;
   event_info?: Record<string, unknown>;
-  /** The request's origin, so file URLs in the payload are absolute. */
-  origin?: string;
+  performed_by?: PerformedBy;
 };
 
-/** An outbox row as the queue consumer hands it to the async listeners. */
+/** An outbox row as the queue consumer hands it to the handlers, under its webhook name. */
 export type OutboxEvent = {
   id: number;
   accountId: number;
@@ -58,6 +35,7 @@ export type AsyncListenerContext = {
   now: () => number;
   /** Outbound HTTP (real fetch, or a recorder in tests). */
   outbound: Outbound;
+  log?: Logger;
   /**
    * Loads `key` once per queue batch: the events of a batch mostly share an account and an
    * inbox, so their receivers and rules are read once, not once per event. Absent: no sharing.
@@ -72,5 +50,5 @@ export const memoized = <T>(
   load: () => Promise<T>,
 ) => (ctx.memo ? ctx.memo(key, load) : load());
 
-/** An async listener runs in the queue consumer, once per outbox event (at least once). */
+/** A queue handler runs in the consumer, once per outbox event (at least once). */
 export type AsyncListener = (event: OutboxEvent, ctx: AsyncListenerContext) => Promise<void>;

@@ -1,9 +1,6 @@
-/**
- * What travels on the EVENTS queue: ids only, the consumer loads the rows. An outbox event is
- * fanned out into deliveries, and each delivery travels as its own message, so one slow or
- * dead receiver never holds up another's.
- */
-export type QueueMessage = { kind: "event"; id: number } | { kind: "delivery"; id: number };
+import type { QueueMessage } from "../env";
+
+export type { QueueMessage };
 
 /** Queue sendBatch takes at most 100 messages. */
 const SEND_LIMIT = 100;

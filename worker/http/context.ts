@@ -1,27 +1,9 @@
-import type { Db } from "../db/client";
 import type { Bindings } from "../env";
-import type { EventBus } from "../events/bus";
-import type { PerformedBy } from "../events/outbox-types";
-import type { Outbound } from "../lib/outbound";
-import type { Actor } from "../modules/access-tokens/service";
+import type { Deps } from "../events/deps";
+import type { AccountRole, Actor } from "../modules/access-tokens/service";
 import type { AccountRow } from "../modules/accounts/queries";
 
-/** Per-request services, built once in the `services` middleware. */
-export type Deps = {
-  db: Db;
-  env: Bindings;
-  now: () => number;
-  /** Domain events of this request; flushed to their listeners after the handler. */
-  events: EventBus;
-  /** Who the outbox events of this unit of work are attributed to (automation loop guard). */
-  performedBy: PerformedBy;
-  /** The request's origin (for absolute file URLs in webhook payloads); "" outside requests. */
-  origin: string;
-  /** Outbound HTTP to webhook receivers and bots. */
-  outbound: Outbound;
-};
-
-export type AccountRole = "administrator" | "agent" | "bot" | "contact";
+export type { AccountRole };
 
 type BaseVariables = { requestId: string; deps: Deps };
 

@@ -1,11 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../env";
-import { frame, type ServerEvent } from "./protocol";
+import { type ControlFrame, type Frame, frame } from "./protocol";
 
 /** Who listens: an agent (with the inboxes they may see; null = all) or an administrator. */
 export type FeedListener = { userId: number; name: string; inboxIds: number[] | null };
 
-export type FeedEvent = { event: ServerEvent; inboxId: number; data: unknown };
+/** A frame for the agents who may see `inboxId` (the modules type the frame, see FeedFrame). */
+export type FeedEvent<F extends Frame = Frame> = { frame: F; inboxId: number };
 
 /**
  * One per account: agents' live conversation list. Each socket only gets events of inboxes its
@@ -15,7 +16,7 @@ export class AccountFeed extends DurableObject<Bindings> {
   private seq = 0;
 
   async publish(event: FeedEvent): Promise<void> {
-    const data = frame(event.event, ++this.seq, event.data);
+    const data = frame(event.frame, ++this.seq);
     for (const ws of this.ctx.getWebSockets()) {
       const listener = ws.deserializeAttachment() as FeedListener | null;
       if (listener && (listener.inboxIds === null || listener.inboxIds.includes(event.inboxId))) {
@@ -38,14 +39,14 @@ export class AccountFeed extends DurableObject<Bindings> {
     const pair = new WebSocketPair();
     this.ctx.acceptWebSocket(pair[1]);
     pair[1].serializeAttachment(listener);
-    pair[1].send(frame("ready", this.seq, { feed: "account" }));
+    pair[1].send(frame<ControlFrame>({ event: "ready", data: { feed: "account" } }, this.seq));
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     // The feed only speaks; a ping is answered so clients can keep the line warm.
     if (message === "ping" || (typeof message === "string" && message.includes('"ping"'))) {
-      ws.send(frame("pong", this.seq, {}));
+      ws.send(frame<ControlFrame>({ event: "pong", data: {} }, this.seq));
     }
   }
 

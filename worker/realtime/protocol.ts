@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Typer } from "../events/types";
 
 /** Version of the frame format; bumped on incompatible changes. */
 export const PROTOCOL_VERSION = 1;
@@ -13,33 +14,39 @@ export const TYPING_TTL_MS = 6000;
 /** Events a room keeps for resuming clients; older gaps answer `resync`. */
 export const EVENT_LOG_LIMIT = 5000;
 
-export type ServerEvent =
-  | "message.created"
-  | "message.updated"
-  | "conversation.status_changed"
-  | "conversation.assignee_changed"
-  | "conversation.updated"
-  | "conversation.read"
-  | "conversation.created"
-  | "typing.on"
-  | "typing.off"
-  | "presence"
-  | "resync"
-  | "ready"
-  | "pong"
-  | "error";
+/** A frame's body before it is numbered: its name and the data for one audience. */
+export type Frame<E extends string = string, D = unknown> = { event: E; data: D };
+
+export type TypingData = { typer: Typer; is_private: boolean };
 
 /**
- * Every server frame. `seq` is the room's event sequence: durable events (messages,
+ * The frames the realtime layer makes itself. The frames of records (messages, conversation
+ * changes) are built by the modules and complete the union there (modules/live/frames.ts).
+ */
+export type ControlFrame =
+  | Frame<"ready", { role: SocketIdentity["role"]; seq: number } | { feed: "account" }>
+  | Frame<"typing.on", TypingData>
+  | Frame<"typing.off", TypingData>
+  | Frame<
+      "presence",
+      {
+        agents_online: { id: number; name: string; type: string }[];
+        contact_online: boolean;
+      }
+    >
+  | Frame<"resync", { reason: string }>
+  | Frame<"pong", Record<string, never>>
+  | Frame<"error", { code: string; message: string }>;
+
+/**
+ * Every frame on the wire: `seq` is the room's event sequence. Durable events (messages,
  * conversation changes) take the next number; ephemeral ones (typing, presence, pong) repeat
  * the current one. A client resumes with the last `seq` it saw.
  */
-export type ServerFrame = {
-  v: typeof PROTOCOL_VERSION;
-  event: ServerEvent;
-  seq: number;
-  data: unknown;
-};
+export type Numbered<F extends Frame> = F & { v: typeof PROTOCOL_VERSION; seq: number };
+
+/** One event for the room's two audiences; `contact: null` hides it from the contact. */
+export type RoomEvent<F extends Frame> = { agent: F; contact: F | null };
 
 export const ClientFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("typing"), on: z.boolean(), private: z.boolean().optional() }),
@@ -58,5 +65,10 @@ export type SocketIdentity = {
   kind: "user" | "agent_bot" | "contact";
 };
 
-export const frame = (event: ServerEvent, seq: number, data: unknown): string =>
-  JSON.stringify({ v: PROTOCOL_VERSION, event, seq, data } satisfies ServerFrame);
+export const frame = <F extends Frame>(f: F, seq: number): string =>
+  JSON.stringify({
+    v: PROTOCOL_VERSION,
+    event: f.event,
+    seq,
+    data: f.data,
+  } satisfies Numbered<Frame>);

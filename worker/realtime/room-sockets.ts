@@ -2,6 +2,7 @@ import type { Typer } from "../events/types";
 import {
   type ClientFrame,
   ClientFrameSchema,
+  type ControlFrame,
   FRAME_BURST,
   FRAME_REFILL_PER_SECOND,
   frame,
@@ -40,7 +41,7 @@ export class RoomSockets {
     this.ctx.acceptWebSocket(ws, [identity.role]);
     ws.serializeAttachment({ ...identity, connectedAt: Date.now() } satisfies Attachment);
     const seq = this.currentSeq();
-    ws.send(frame("ready", seq, { role: identity.role, seq }));
+    ws.send(frame<ControlFrame>({ event: "ready", data: { role: identity.role, seq } }, seq));
     if (after !== null) {
       this.resume(ws, identity.role, after);
     }
@@ -82,7 +83,7 @@ export class RoomSockets {
     }
     switch (parsed.type) {
       case "ping":
-        ws.send(frame("pong", this.currentSeq(), {}));
+        ws.send(frame<ControlFrame>({ event: "pong", data: {} }, this.currentSeq()));
         return;
       case "resume":
         this.resume(ws, me.role, parsed.after);
@@ -146,10 +147,10 @@ export class RoomSockets {
   }
 
   private sendTyping(typer: Typer, on: boolean, isPrivate: boolean): void {
-    const data = frame(on ? "typing.on" : "typing.off", this.currentSeq(), {
-      typer,
-      is_private: isPrivate,
-    });
+    const data = frame<ControlFrame>(
+      { event: on ? "typing.on" : "typing.off", data: { typer, is_private: isPrivate } },
+      this.currentSeq(),
+    );
     this.broadcast(data, isPrivate ? null : data);
   }
 
@@ -159,10 +160,10 @@ export class RoomSockets {
     for (const [, entry] of this.ctx.storage.kv.list<TypingEntry>({ prefix: "typing:" })) {
       if (entry.until > now && (role === AGENT || !entry.isPrivate)) {
         ws.send(
-          frame("typing.on", this.currentSeq(), {
-            typer: entry.typer,
-            is_private: entry.isPrivate,
-          }),
+          frame<ControlFrame>(
+            { event: "typing.on", data: { typer: entry.typer, is_private: entry.isPrivate } },
+            this.currentSeq(),
+          ),
         );
       }
     }
@@ -172,9 +173,13 @@ export class RoomSockets {
     const frames = this.log.since(after, role, this.currentSeq());
     if (frames === null) {
       ws.send(
-        frame("resync", this.currentSeq(), {
-          reason: "events before your seq are gone; refetch over HTTP",
-        }),
+        frame<ControlFrame>(
+          {
+            event: "resync",
+            data: { reason: "events before your seq are gone; refetch over HTTP" },
+          },
+          this.currentSeq(),
+        ),
       );
       return;
     }
@@ -197,10 +202,16 @@ export class RoomSockets {
         agents.set(`${a.kind}:${a.id}`, { id: a.id, name: a.name, type: a.kind });
       }
     }
-    const data = frame("presence", this.currentSeq(), {
-      agents_online: [...agents.values()],
-      contact_online: people.some((a) => a.role === CONTACT),
-    });
+    const data = frame<ControlFrame>(
+      {
+        event: "presence",
+        data: {
+          agents_online: [...agents.values()],
+          contact_online: people.some((a) => a.role === CONTACT),
+        },
+      },
+      this.currentSeq(),
+    );
     this.send(here, data);
   }
 
@@ -227,7 +238,7 @@ export class RoomSockets {
   }
 
   private error(ws: WebSocket, code: string, message: string): void {
-    ws.send(frame("error", this.currentSeq(), { code, message }));
+    ws.send(frame<ControlFrame>({ event: "error", data: { code, message } }, this.currentSeq()));
   }
 
   private send(sockets: WebSocket[], data: string): void {

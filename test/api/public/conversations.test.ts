@@ -1,12 +1,12 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { EventBus } from "../../../worker/events/bus";
-import type { DomainEvent } from "../../../worker/events/types";
+import { createDeps } from "../../../worker/events/deps";
+import type { CommittedEvent } from "../../../worker/events/types";
 import {
   resolvePublicContact,
   resolvePublicInbox,
 } from "../../../worker/http/middleware/auth-contact";
-import { createDeps } from "../../../worker/http/middleware/services";
 import {
   loadOwnConversation,
   markSeenByContact,
@@ -26,6 +26,7 @@ import {
   createPublicWorld,
   pub,
 } from "../../support/factories-public";
+import { outboxRows } from "../../support/factories-webhooks";
 import { api, expectError } from "../../support/http";
 
 async function session() {
@@ -235,20 +236,23 @@ describe("conversation actions", () => {
 });
 
 describe("events of the visitor's actions", () => {
-  function recordingScope(emitted: DomainEvent[]) {
+  function recordingScope(committed: CommittedEvent[]) {
     const deps = createDeps(env);
     const events: EventBus = {
       ...deps.events,
-      emit: (name, payload) => emitted.push({ name, payload } as DomainEvent),
+      committed: (items, ids) => {
+        committed.push(...items);
+        deps.events.committed(items, ids);
+      },
     };
     return { ...deps, events };
   }
 
-  it("emits typing on/off with the contact as typer, and conversation.read", async () => {
+  it("records typing on/off with the contact as typer, and conversation.read", async () => {
     const w = await createPublicWorld();
     const { contact, conversation } = await createPublicConversation(w.base, { name: "Typer" });
-    const emitted: DomainEvent[] = [];
-    const deps = recordingScope(emitted);
+    const committed: CommittedEvent[] = [];
+    const deps = recordingScope(committed);
     const { inbox, account } = await resolvePublicInbox(deps.db, w.base);
     const actor = await resolvePublicContact(deps.db, inbox, contact.source_id);
     const scope = { deps, account, actor, role: "contact" as const, origin: "http://x" };
@@ -256,18 +260,21 @@ describe("events of the visitor's actions", () => {
     await setContactTyping(scope, row, true);
     await setContactTyping(scope, row, false);
     await markSeenByContact(scope, row);
-    expect(emitted.map((e) => e.name)).toEqual([
-      "conversation.typing_on",
-      "conversation.typing_off",
-      "conversation.read",
-    ]);
-    expect(emitted[0]?.payload).toMatchObject({
-      conversation: { id: row.id },
-      typer: { type: "contact", id: contact.id, name: "Typer" },
-      isPrivate: false,
-    });
-    const read = emitted[2]?.payload as { by: string; at: number; conversation: { id: number } };
+    expect(committed.map((c) => c.event.name)).toEqual(["conversation.read"]);
+    expect(committed[0]?.conversation?.id).toBe(row.id);
+    const read = committed[0]?.event.data as { by: string; at: number };
     expect(read).toMatchObject({ by: "contact", at: expect.any(Number) });
     expect((await conversationRow(row.id))?.contactLastSeenAt).toBe(read.at);
+    // Typing is the room's to record: one row per change, the contact as typer.
+    const typing = async () =>
+      (await outboxRows(account.id)).filter((r) => r.name.startsWith("conversation_typing"));
+    await vi.waitFor(async () => expect(await typing()).toHaveLength(2));
+    const [on, off] = await typing();
+    expect([on?.name, off?.name]).toEqual(["conversation_typing_on", "conversation_typing_off"]);
+    expect(on?.payload).toMatchObject({
+      conversation_id: row.id,
+      typer: { type: "contact", id: contact.id, name: "Typer" },
+      is_private: false,
+    });
   });
 });

@@ -49,3 +49,5 @@ export const platformAppPermissibles = sqliteTable(
     index("platform_app_permissibles_target").on(t.permissibleType, t.permissibleId),
   ],
 );
+
+export type AccessTokenRow = typeof accessTokens.$inferSelect;

@@ -22,3 +22,5 @@ export const accounts = sqliteTable("accounts", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+export type AccountRow = typeof accounts.$inferSelect;

@@ -41,3 +41,5 @@ export const agentBotInboxes = sqliteTable(
   },
   (t) => [uniqueIndex("agent_bot_inboxes_inbox_unique").on(t.inboxId)],
 );
+
+export type AgentBotRow = typeof agentBots.$inferSelect;

@@ -87,3 +87,6 @@ export const contactInboxes = sqliteTable(
     index("contact_inboxes_contact").on(t.contactId),
   ],
 );
+
+export type ContactRow = typeof contacts.$inferSelect;
+export type ContactInboxRow = typeof contactInboxes.$inferSelect;

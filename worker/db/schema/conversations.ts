@@ -81,3 +81,5 @@ export const conversationLabels = sqliteTable(
     index("conversation_labels_title").on(t.title),
   ],
 );
+
+export type ConversationRow = typeof conversations.$inferSelect;

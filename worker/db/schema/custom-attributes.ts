@@ -48,3 +48,5 @@ export const customAttributeDefinitions = sqliteTable(
     ),
   ],
 );
+
+export type DefinitionRow = typeof customAttributeDefinitions.$inferSelect;

@@ -149,3 +149,8 @@ export const automationRuns = sqliteTable(
     index("automation_runs_created").on(t.createdAt),
   ],
 );
+
+export type OutboxRow = typeof eventOutbox.$inferSelect;
+export type WebhookRow = typeof webhooks.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type RuleRow = typeof automationRules.$inferSelect;

@@ -95,3 +95,5 @@ export const inboxMembers = sqliteTable(
     index("inbox_members_user").on(t.userId),
   ],
 );
+
+export type InboxRow = typeof inboxes.$inferSelect;

@@ -18,3 +18,5 @@ export const labels = sqliteTable(
   },
   (t) => [uniqueIndex("labels_account_title_unique").on(t.accountId, t.title)],
 );
+
+export type LabelRow = typeof labels.$inferSelect;

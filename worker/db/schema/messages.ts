@@ -81,3 +81,6 @@ export const attachments = sqliteTable(
   },
   (t) => [index("attachments_message").on(t.messageId)],
 );
+
+export type MessageRow = typeof messages.$inferSelect;
+export type AttachmentRow = typeof attachments.$inferSelect;

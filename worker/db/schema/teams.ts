@@ -34,3 +34,5 @@ export const teamMembers = sqliteTable(
   },
   (t) => [uniqueIndex("team_members_unique").on(t.teamId, t.userId)],
 );
+
+export type TeamRow = typeof teams.$inferSelect;

@@ -49,3 +49,6 @@ export const accountUsers = sqliteTable(
   },
   (t) => [uniqueIndex("account_users_account_user_unique").on(t.accountId, t.userId)],
 );
+
+export type UserRow = typeof users.$inferSelect;
+export type AccountUserRow = typeof accountUsers.$inferSelect;

@@ -2,8 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
-import { performerOf } from "../../events/outbox";
-import type { Actor } from "../../modules/access-tokens/service";
+import { type Actor, performerOf } from "../../modules/access-tokens/service";
 import { type AccountRow, findAccount } from "../../modules/accounts/queries";
 import {
   type ContactInboxFullRow,

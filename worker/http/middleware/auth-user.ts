@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { performerOf } from "../../events/outbox";
+import { performerOf } from "../../modules/access-tokens/service";
 import { authCache } from "../auth-cache";
 import type { AccountEnv } from "../context";
 import { ApiError } from "../errors";

@@ -1,8 +1,7 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { AccessTokenRow } from "../../db/schema";
 import { accessTokens, agentBots, type TokenOwnerType, users } from "../../db/schema";
-
-export type AccessTokenRow = typeof accessTokens.$inferSelect;
 
 export const findByToken = (db: Db, token: string) =>
   db.select().from(accessTokens).where(eq(accessTokens.token, token)).get();
@@ -78,3 +77,5 @@ export function findTokenWithOwner(db: Db, token: string) {
       .where(eq(agentBots.id, ownerOf("AgentBot"))),
   ]);
 }
+
+export type { AccessTokenRow };

@@ -1,4 +1,6 @@
 import type { Db } from "../../db/client";
+import { SYSTEM } from "../../events/deps";
+import type { PerformedBy } from "../../events/types";
 import type { AgentBotRow } from "../agent-bots/queries";
 import type { ContactInboxRow, ContactRow } from "../conversations/queries";
 import type { UserRow } from "../users/queries";
@@ -8,6 +10,8 @@ import { findTokenWithOwner } from "./queries";
  * Who is calling: the owner of a token, or (public API, no token) a contact identified by its
  * inbox and contact_inbox source_id.
  */
+export type AccountRole = "administrator" | "agent" | "bot" | "contact";
+
 export type Actor =
   | { kind: "user"; user: UserRow }
   | { kind: "bot"; bot: AgentBotRow }
@@ -28,5 +32,21 @@ export async function resolveToken(db: Db, token: string): Promise<Actor | null>
       return { kind: "platform", platformAppId: row.ownerId };
     default:
       return null;
+  }
+}
+
+/** Who a request acts as, for `performed_by` (automation passes its rule explicitly). */
+export function performerOf(actor: Actor): PerformedBy {
+  switch (actor.kind) {
+    case "user":
+      return { type: "user", id: actor.user.id };
+    case "bot":
+      return { type: "agent_bot", id: actor.bot.id };
+    case "contact":
+      return { type: "contact", id: actor.contact.id };
+    case "automation":
+      return { type: "automation_rule", id: actor.ruleId };
+    default:
+      return SYSTEM;
   }
 }

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { AccountRow } from "../../db/schema";
 import { accounts, accountUsers } from "../../db/schema";
 
-export type AccountRow = typeof accounts.$inferSelect;
 export type NewAccount = typeof accounts.$inferInsert;
 
 export const findAccount = (db: Db, id: number) =>
@@ -27,3 +27,5 @@ export async function findAccountWithMember(db: Db, accountId: number, userId: n
   ]);
   return [account, membership] as const;
 }
+
+export type { AccountRow };

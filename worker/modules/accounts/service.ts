@@ -1,4 +1,4 @@
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
 import { ApiError } from "../../http/errors";
 import { pickDefined } from "../../lib/patch";
 import { deleteBotTokensOfAccount } from "../agent-bots/queries";

@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { AgentBotRow } from "../../db/schema";
 import { accessTokens, agentBotInboxes, agentBots, platformAppPermissibles } from "../../db/schema";
 
-export type AgentBotRow = typeof agentBots.$inferSelect;
 export type NewAgentBot = typeof agentBots.$inferInsert;
 /** A bot with its access token (null only if the token row is missing). */
 export type BotWithToken = { bot: AgentBotRow; token: string | null };
@@ -101,3 +101,5 @@ export const deleteBot = (db: Db, id: number) => db.delete(agentBots).where(eq(a
  */
 export const botIdBySecret = (db: Db, secret: string) =>
   sql`(${db.select({ id: agentBots.id }).from(agentBots).where(eq(agentBots.secret, secret))})`;
+
+export type { AgentBotRow };

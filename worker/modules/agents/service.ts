@@ -1,4 +1,4 @@
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
 import { ApiError, invalidField } from "../../http/errors";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { secureToken } from "../../lib/ids";

@@ -1,5 +1,5 @@
 import type { ConversationPriority, ConversationStatus } from "../../db/schema";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
 import type { AccountRow } from "../accounts/queries";
 import { type ConversationRow, findById } from "../conversations/queries";
 import {

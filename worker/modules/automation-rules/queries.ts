@@ -1,8 +1,8 @@
 import { and, count, desc, eq, inArray, lte } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { AttachmentRow, RuleRow } from "../../db/schema";
 import { attachments, automationRules, automationRuns, teams } from "../../db/schema";
 
-export type RuleRow = typeof automationRules.$inferSelect;
 export type NewRule = typeof automationRules.$inferInsert;
 
 /** One page of the account's rules, newest first, and how many there are. */
@@ -88,8 +88,6 @@ export async function accountTeamIds(db: Db, accountId: number, ids: number[]) {
   return found;
 }
 
-export type AttachmentRow = typeof attachments.$inferSelect;
-
 export async function accountAttachments(db: Db, accountId: number, ids: number[]) {
   const found: AttachmentRow[] = [];
   for (const part of slices(ids)) {
@@ -103,3 +101,5 @@ export async function accountAttachments(db: Db, accountId: number, ids: number[
   }
   return found;
 }
+
+export type { AttachmentRow, RuleRow };

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
+import type { Deps } from "../../events/deps";
 import { type AsyncListenerContext, memoized, type OutboxEvent } from "../../events/outbox-types";
-import type { Deps } from "../../http/context";
 import { findAccount } from "../accounts/queries";
 import { findById } from "../conversations/queries";
 import { evaluate, type RuleCondition } from "./engine";

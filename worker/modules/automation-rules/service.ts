@@ -1,4 +1,4 @@
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
 import { ApiError, type ErrorDetail } from "../../http/errors";
 import { PAGE_SIZE, pageOffset } from "../../http/schemas/pagination";
 import { listDefinitions } from "../custom-attributes/queries";

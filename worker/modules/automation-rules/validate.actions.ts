@@ -1,5 +1,5 @@
 import { CONVERSATION_PRIORITIES, CONVERSATION_STATUSES } from "../../db/schema";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
 import type { ErrorDetail } from "../../http/errors";
 import { loopbackAllowed, publicUrlProblem } from "../../lib/public-url";
 import { accountMemberIds } from "../agents/queries";

@@ -1,5 +1,4 @@
-import type { OutboxEntry } from "../../events/outbox";
-import type { ChangedAttributes } from "../../events/types";
+import type { AnyDomainEvent, ChangedAttributes } from "../../events/types";
 import type { ContactRow, NewContact } from "./queries";
 
 type Json = Record<string, unknown>;
@@ -63,15 +62,15 @@ export function contactChanges(
 export function contactUpdatedEvents(
   before: ContactRow,
   changed: ChangedAttributes,
-): OutboxEntry[] {
+): AnyDomainEvent[] {
   if (Object.keys(changed).length === 0) {
     return [];
   }
   return [
     {
-      name: "contact_updated",
+      name: "contact.updated",
       accountId: before.accountId,
-      payload: { contact_id: before.id, changed_attributes: changed },
+      data: { contact_id: before.id, changed_attributes: changed },
       ifChanged: true,
     },
   ];

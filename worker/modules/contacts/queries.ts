@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { ContactRow } from "../../db/schema";
 import { contactInboxes, contactLabels, contacts, inboxes } from "../../db/schema";
 import type { SortKey } from "./schema";
 
-export type ContactRow = typeof contacts.$inferSelect;
 export type NewContact = typeof contacts.$inferInsert;
 export type NewContactInbox = typeof contactInboxes.$inferInsert;
 
@@ -268,3 +268,5 @@ export const markHmacVerified = (db: Db, contactInboxId: number, at: number) =>
     .set({ hmacVerified: true, updatedAt: at })
     .where(eq(contactInboxes.id, contactInboxId))
     .returning();
+
+export type { ContactRow };

@@ -1,5 +1,5 @@
 import type { SQL } from "drizzle-orm";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
 import { ApiError } from "../../http/errors";
 import { listDefinitions } from "../custom-attributes/queries";
 import { compileFilter } from "../filters/compile";

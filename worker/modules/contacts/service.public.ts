@@ -1,5 +1,5 @@
-import { recordEvents } from "../../events/outbox";
-import type { Deps } from "../../http/context";
+import { commit } from "../../events/commit";
+import type { Deps } from "../../events/deps";
 import { ApiError } from "../../http/errors";
 import { hmacSha256Hex, timingSafeEqual } from "../../lib/hmac";
 import { secureToken } from "../../lib/ids";
@@ -177,16 +177,20 @@ export async function recordWidgetEvent(
 ): Promise<void> {
   const info = input.event_info ?? {};
   const browser = info.browser ?? browserInfo(userAgent);
-  await recordEvents(deps, [
-    {
-      name: "webwidget_triggered",
-      accountId: inbox.accountId,
-      payload: {
-        contact_id: contactInbox.contactId,
-        contact_inbox_id: contactInbox.id,
-        inbox_id: inbox.id,
-        event_info: browser ? { ...info, browser } : info,
+  await commit(
+    deps,
+    [],
+    [
+      {
+        name: "webwidget.triggered",
+        accountId: inbox.accountId,
+        data: {
+          contact_id: contactInbox.contactId,
+          contact_inbox_id: contactInbox.id,
+          inbox_id: inbox.id,
+          event_info: browser ? { ...info, browser } : info,
+        },
       },
-    },
-  ]);
+    ],
+  );
 }

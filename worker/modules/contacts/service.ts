@@ -1,5 +1,6 @@
-import { commitWithEvents, type OutboxEntry } from "../../events/outbox";
-import type { Deps } from "../../http/context";
+import { commit } from "../../events/commit";
+import type { Deps } from "../../events/deps";
+import type { AnyDomainEvent } from "../../events/types";
 import { ApiError } from "../../http/errors";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { secureToken } from "../../lib/ids";
@@ -135,10 +136,10 @@ export async function createContact(
   );
   const { values, uploaded } = await contactValues(deps, accountId, input, origin);
   let contact: ContactRow | undefined;
-  const created: OutboxEntry = {
-    name: "contact_created",
+  const created: AnyDomainEvent = {
+    name: "contact.created",
     accountId,
-    payload: { inbox_id: inbox.id },
+    data: { inbox_id: inbox.id },
     refs: { contact_id: contactIdBySource(deps.db, inbox.id, sourceId) },
   };
   try {
@@ -152,7 +153,7 @@ export async function createContact(
       },
       { inboxId: inbox.id, sourceId, pubsubToken: secureToken() },
     );
-    const [rows] = await commitWithEvents(deps, [...inserts], [created]);
+    const [rows] = await commit(deps, [...inserts], [created]);
     contact = (rows as ContactRow[])[0];
   } catch (err) {
     await deleteStored(deps.env, uploaded);
@@ -193,7 +194,7 @@ export async function updateContact(
       { ...values, updatedAt: deps.now() },
       merge,
     );
-    const [rows] = await commitWithEvents(deps, [update], events);
+    const [rows] = await commit(deps, [update], events);
     row = (rows as ContactRow[])[0];
   } catch (err) {
     await deleteStored(deps.env, uploaded);

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
-import type { AccountEnv, AccountRole, Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
+import type { AccountEnv } from "../../http/context";
 import { ApiError } from "../../http/errors";
-import type { Actor } from "../access-tokens/service";
+import type { AccountRole, Actor } from "../access-tokens/service";
 import type { AccountRow } from "../accounts/queries";
 import { callerUserId, viewerOf } from "./policy";
 import { type ConversationRow, findByDisplayId, inboxVisibleTo } from "./queries";

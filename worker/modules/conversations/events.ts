@@ -1,6 +1,4 @@
-import type { OutboxEntry } from "../../events/outbox";
-import type { ChangedAttributes } from "../../events/types";
-import type { ConversationScope } from "./access";
+import type { AnyDomainEvent, ChangedAttributes } from "../../events/types";
 import type { ConversationRow } from "./queries";
 
 /** The attributes whose change Chatwoot reports as conversation_updated, by JSON name. */
@@ -30,44 +28,36 @@ export function changedAttributes(
   return changed;
 }
 
-/** Emits what changed between two versions of a conversation, explicitly, after the write. */
-export function emitChanges(
-  scope: ConversationScope,
-  before: ConversationRow,
-  after: ConversationRow,
-): void {
-  const changed = changedAttributes(before, after);
-  if (Object.keys(changed).length === 0) {
-    return;
-  }
-  const { events } = scope.deps;
-  events.emit("conversation.updated", { conversation: after, changed });
-  if (changed.status) {
-    events.emit("conversation.status_changed", {
-      conversation: after,
-      previousStatus: before.status,
-    });
-  }
-  if (changed.assignee_id) {
-    events.emit("assignee.changed", { conversation: after, previousAssigneeId: before.assigneeId });
-  }
-  if (changed.team_id) {
-    events.emit("team.changed", { conversation: after, previousTeamId: before.teamId });
-  }
-}
-
 /**
- * The outbox events of a change (Chatwoot's order: status first), recorded in the batch of the
- * update itself. `changed` is computed before the write, from the row the caller loaded.
+ * The events of a change to a conversation (Chatwoot's order: status first), recorded in the
+ * batch of the update itself. `changed` is computed before the write, from the row the caller
+ * loaded; the live-only ones tell the room and feed about the assignee and team.
  */
-export function changeEvents(row: ConversationRow, changed: ChangedAttributes): OutboxEntry[] {
+export function changeEvents(row: ConversationRow, changed: ChangedAttributes): AnyDomainEvent[] {
   if (Object.keys(changed).length === 0) {
     return [];
   }
-  const payload = { inbox_id: row.inboxId, changed_attributes: changed };
-  const base = { accountId: row.accountId, conversation: row.id, payload };
-  return [
-    ...(changed.status ? [{ ...base, name: "conversation_status_changed" as const }] : []),
-    { ...base, name: "conversation_updated" as const },
-  ];
+  const base = { accountId: row.accountId, conversation: row.id };
+  const data = { inbox_id: row.inboxId, changed_attributes: changed };
+  const events: AnyDomainEvent[] = [];
+  if (changed.status) {
+    const previous_status = row.status;
+    events.push({
+      ...base,
+      name: "conversation.status_changed",
+      data: { ...data, previous_status },
+    });
+  }
+  events.push({ ...base, name: "conversation.updated", data });
+  if (changed.assignee_id) {
+    const previous_assignee_id = row.assigneeId;
+    events.push({ ...base, name: "assignee.changed", data: { previous_assignee_id } });
+  }
+  if (changed.team_id) {
+    events.push({ ...base, name: "team.changed", data: { previous_team_id: row.teamId } });
+  }
+  return events;
 }
+
+/** The first row of a statement's results: what an UPDATE … RETURNING left. */
+export const firstRow = <T>(results: unknown[], at = 0) => (results[at] as T[] | undefined)?.[0];

@@ -1,5 +1,4 @@
-import type { AccountRole } from "../../http/context";
-import type { Actor } from "../access-tokens/service";
+import type { AccountRole, Actor } from "../access-tokens/service";
 
 /** Whose conversations a caller may see, reduced to what the SQL scoping needs. */
 export type Viewer =

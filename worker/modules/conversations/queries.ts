@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { SQLiteInsertValue } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
+import type { ContactInboxRow, ContactRow, ConversationRow } from "../../db/schema";
 import {
   accountUsers,
   agentBotInboxes,
@@ -14,10 +15,7 @@ import {
 } from "../../db/schema";
 import type { Viewer } from "./policy";
 
-export type ConversationRow = typeof conversations.$inferSelect;
 export type NewConversation = typeof conversations.$inferInsert;
-export type ContactRow = typeof contacts.$inferSelect;
-export type ContactInboxRow = typeof contactInboxes.$inferSelect;
 
 export const findByDisplayId = (db: Db, accountId: number, displayId: number) =>
   db
@@ -238,3 +236,5 @@ export async function lastIncomingAt(db: Db, conversationId: number): Promise<nu
     .get();
   return row?.at ?? null;
 }
+
+export type { ContactInboxRow, ContactRow, ConversationRow };

@@ -1,10 +1,10 @@
 import type { ConversationStatus } from "../../db/schema";
-import { commitWithEvents } from "../../events/outbox";
+import { commit } from "../../events/commit";
 import { ApiError } from "../../http/errors";
 import { type AgentRow, findAgent } from "../agents/queries";
 import { type TeamRow, teamIdsOfUser } from "../teams/queries";
 import type { ConversationScope } from "./access";
-import { changedAttributes, changeEvents, emitChanges } from "./events";
+import { changedAttributes, changeEvents, firstRow } from "./events";
 import { callerUserId } from "./policy";
 import {
   type ConversationRow,
@@ -26,16 +26,10 @@ async function save(
   const { deps } = scope;
   const write = { ...values, updatedAt: deps.now() };
   const events = changeEvents(row, changedAttributes(row, { ...row, ...write }));
-  const [rows] = await commitWithEvents(
-    deps,
-    [updateConversationRow(deps.db, row.id, write)],
-    events,
-  );
-  const updated = (rows as ConversationRow[])[0];
-  if (updated) {
-    emitChanges(scope, row, updated);
-  }
-  return updated ?? row;
+  const results = await commit(deps, [updateConversationRow(deps.db, row.id, write)], events, {
+    conversation: (r) => firstRow<ConversationRow>(r),
+  });
+  return firstRow<ConversationRow>(results) ?? row;
 }
 
 /** PATCH: priority, and custom / additional attributes merged into the current ones. */
@@ -145,20 +139,11 @@ export async function setLabels(
   const changed = { label_list: { previous_value: before, current_value: wanted } };
   const events =
     JSON.stringify(before) === JSON.stringify(wanted) ? [] : changeEvents(row, changed);
-  const results = await commitWithEvents(
-    scope.deps,
-    [...replaceLabels(db, row.id, wanted), touch],
-    events,
-  );
-  const updated = results[results.length - 1] as ConversationRow[];
-  const after = await labelsOf(db, row.id);
-  if (JSON.stringify(before) !== JSON.stringify(after)) {
-    scope.deps.events.emit("conversation.updated", {
-      conversation: updated[0] ?? row,
-      changed: { label_list: { previous_value: before, current_value: after } },
-    });
-  }
-  return after;
+  const statements = [...replaceLabels(db, row.id, wanted), touch];
+  await commit(scope.deps, statements, events, {
+    conversation: (r) => firstRow<ConversationRow>(r, statements.length - 1),
+  });
+  return labelsOf(db, row.id);
 }
 
 export const listLabels = (scope: ConversationScope, row: ConversationRow) =>
@@ -188,11 +173,20 @@ export async function markSeen(scope: ConversationScope, row: ConversationRow, a
   if (userId !== null && userId === row.assigneeId) {
     values.assigneeLastSeenAt = at;
   }
-  const [updated] = await updateConversationRow(scope.deps.db, row.id, values);
-  if (at !== null) {
-    scope.deps.events.emit("conversation.read", { conversation: updated ?? row, by: "agent", at });
-  }
+  const read = at === null ? [] : [readEvent(row, "agent", at)];
+  await commit(scope.deps, [updateConversationRow(scope.deps.db, row.id, values)], read, {
+    conversation: (r) => firstRow<ConversationRow>(r),
+  });
 }
+
+/** Live only: the room tells both sides who read the conversation, and when. */
+export const readEvent = (row: ConversationRow, by: "agent" | "contact", at: number) =>
+  ({
+    name: "conversation.read",
+    accountId: row.accountId,
+    conversation: row.id,
+    data: { by, at },
+  }) as const;
 
 export const markRead = (scope: ConversationScope, row: ConversationRow) =>
   markSeen(scope, row, scope.deps.now());

@@ -1,9 +1,11 @@
+import { commit } from "../../events/commit";
 import { ApiError } from "../../http/errors";
-import type { AppendResult } from "../../realtime/conversation-room";
 import { findMessage, type MessageRow } from "../messages/queries";
+import type { AppendResult } from "../messages/room";
 import { createMessage, type MessageScope } from "../messages/service";
 import { updateMessage } from "../messages/service.changes";
 import { MESSAGE_TYPE_CODES } from "../messages/types";
+import { firstRow } from "./events";
 import { viewerOf } from "./policy";
 import { type ContactViewer, type ConversationRow, updateConversationRow } from "./queries";
 import {
@@ -13,7 +15,7 @@ import {
   publicMessagePage,
 } from "./queries.public";
 import { createConversation } from "./service";
-import { toggleStatus } from "./service.actions";
+import { readEvent, toggleStatus } from "./service.actions";
 import { setTyping } from "./service.typing";
 
 /** A contact has at most this many conversations listed (its latest ones). */
@@ -95,8 +97,10 @@ export function setContactTyping(scope: ContactScope, row: ConversationRow, on: 
 
 export async function markSeenByContact(scope: ContactScope, row: ConversationRow) {
   const at = scope.deps.now();
-  const [updated] = await updateConversationRow(scope.deps.db, row.id, { contactLastSeenAt: at });
-  scope.deps.events.emit("conversation.read", { conversation: updated ?? row, by: "contact", at });
+  const update = updateConversationRow(scope.deps.db, row.id, { contactLastSeenAt: at });
+  await commit(scope.deps, [update], [readEvent(row, "contact", at)], {
+    conversation: (r) => firstRow<ConversationRow>(r),
+  });
 }
 
 // --- messages ---------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import type { ConversationStatus } from "../../db/schema";
-import { commitWithEvents, type OutboxEntry } from "../../events/outbox";
+import { commit } from "../../events/commit";
+import type { AnyDomainEvent } from "../../events/types";
 import { ApiError } from "../../http/errors";
 import { secureToken } from "../../lib/ids";
 import { validateCustomAttributes } from "../custom-attributes/validate";
@@ -7,6 +8,7 @@ import { findInbox, type InboxRow } from "../inboxes/queries";
 import { createMessage, type MessageScope } from "../messages/service";
 import { findTeam } from "../teams/queries";
 import type { ConversationScope } from "./access";
+import { firstRow } from "./events";
 import { viewerOf } from "./policy";
 import {
   assigneeStanding,
@@ -181,11 +183,11 @@ async function insertChecked(
     createdAt: now,
     updatedAt: now,
   });
-  const created: OutboxEntry = {
-    name: "conversation_created",
+  const created: AnyDomainEvent = {
+    name: "conversation.created",
     accountId: scope.account.id,
     conversation: conversationIdByUuid(db, uuid),
-    payload: { inbox_id: p.inbox.id, contact_id: p.contact.id },
+    data: { inbox_id: p.inbox.id, contact_id: p.contact.id },
   };
   const newContactInbox = p.existing
     ? []
@@ -197,8 +199,11 @@ async function insertChecked(
           pubsubToken: secureToken(),
         }),
       ];
-  const results = await commitWithEvents(scope.deps, [...newContactInbox, insert], [created]);
-  return stored((results[results.length - 1] as ConversationRow[])[0]);
+  const statements = [...newContactInbox, insert];
+  const results = await commit(scope.deps, statements, [created], {
+    conversation: (r) => firstRow<ConversationRow>(r, statements.length - 1),
+  });
+  return stored(firstRow<ConversationRow>(results, statements.length - 1));
 }
 
 function stored(row: ConversationRow | undefined): ConversationRow {
@@ -220,9 +225,7 @@ export async function createConversation(
   for (let attempt = 1; ; attempt++) {
     const checked = await checkCreate(scope, input);
     try {
-      const row = await insertChecked(scope, input, checked);
-      scope.deps.events.emit("conversation.created", { conversation: row });
-      return row;
+      return await insertChecked(scope, input, checked);
     } catch (err) {
       const retryable = clashOn(err, "display_id") || clashOn(err, "source_id");
       if (!retryable || attempt >= 5) {

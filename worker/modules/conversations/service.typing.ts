@@ -1,22 +1,25 @@
 import type { Typer } from "../../events/types";
+import { roomConversation } from "../../realtime/room-typing";
+import { roomFor } from "../messages/room";
 import type { ConversationScope } from "./access";
 import type { ConversationRow } from "./queries";
 
 export type TypingChange = { on: boolean; typer: Typer; isPrivate: boolean };
 
 /**
- * Typing is never stored: the conversation's room relays it after the request, and records
- * conversation_typing_on/off for webhook receivers when the state really changes (renewals and
- * socket frames go the same way; see realtime/room-typing.ts).
+ * Typing is never stored: the conversation's room relays it and records
+ * conversation.typing_on/off when the state really changes (renewals and socket frames go the
+ * same way; see realtime/room-typing.ts).
  */
 export async function setTyping(
   scope: ConversationScope,
   row: ConversationRow,
   { on, typer, isPrivate }: TypingChange,
 ): Promise<void> {
-  scope.deps.events.emit(on ? "conversation.typing_on" : "conversation.typing_off", {
-    conversation: row,
+  await roomFor(scope.deps.env, row.accountId, row.id).setTyping(
     typer,
+    on,
     isPrivate,
-  });
+    roomConversation(row),
+  );
 }

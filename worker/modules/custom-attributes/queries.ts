@@ -1,8 +1,8 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { DefinitionRow } from "../../db/schema";
 import { type AttributeModel, customAttributeDefinitions as defs } from "../../db/schema";
 
-export type DefinitionRow = typeof defs.$inferSelect;
 export type NewDefinition = typeof defs.$inferInsert;
 
 export const listDefinitions = (db: Db, accountId: number, model?: AttributeModel) =>
@@ -58,3 +58,5 @@ export const updateDefinition = (
 
 export const deleteDefinition = (db: Db, accountId: number, id: number) =>
   db.delete(defs).where(and(eq(defs.accountId, accountId), eq(defs.id, id)));
+
+export type { DefinitionRow };

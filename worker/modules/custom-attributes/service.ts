@@ -1,5 +1,5 @@
 import type { AttributeDisplayType, AttributeModel } from "../../db/schema";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
 import { ApiError, type ErrorDetail } from "../../http/errors";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { contactFilterFields } from "../filters/contact-fields";

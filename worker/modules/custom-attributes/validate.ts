@@ -1,5 +1,5 @@
 import type { AttributeModel } from "../../db/schema";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
 import { ApiError, type ErrorDetail } from "../../http/errors";
 import { isHttpUrl } from "../../http/schemas/urls";
 import { type DefinitionRow, listDefinitions } from "./queries";

@@ -1,4 +1,4 @@
-import type { AccountRole } from "../../http/context";
+import type { AccountRole } from "../access-tokens/service";
 
 /** Who is asking, reduced to what inbox visibility depends on. */
 export type InboxCaller = { role: AccountRole; userId: number | null };

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
+import type { InboxRow } from "../../db/schema";
 import {
   accountUsers,
   agentBotInboxes,
@@ -10,7 +11,6 @@ import {
   users,
 } from "../../db/schema";
 
-export type InboxRow = typeof inboxes.$inferSelect;
 export type NewInbox = typeof inboxes.$inferInsert;
 
 const byName = [asc(sql`lower(${inboxes.name})`), asc(inboxes.id)];
@@ -144,3 +144,5 @@ export const attachBot = (
 
 export const detachBot = (db: Db, inboxId: number) =>
   db.delete(agentBotInboxes).where(eq(agentBotInboxes.inboxId, inboxId));
+
+export type { InboxRow };

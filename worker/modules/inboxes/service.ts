@@ -1,5 +1,5 @@
 import type { WorkingHour } from "../../db/schema";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
 import { ApiError, invalidField } from "../../http/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";

@@ -1,8 +1,8 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { LabelRow } from "../../db/schema";
 import { labels } from "../../db/schema";
 
-export type LabelRow = typeof labels.$inferSelect;
 export type NewLabel = typeof labels.$inferInsert;
 
 export const listLabels = (db: Db, accountId: number) =>
@@ -35,3 +35,5 @@ export const updateLabel = (db: Db, accountId: number, id: number, values: Parti
 
 export const deleteLabel = (db: Db, accountId: number, id: number) =>
   db.delete(labels).where(and(eq(labels.accountId, accountId), eq(labels.id, id)));
+
+export type { LabelRow };

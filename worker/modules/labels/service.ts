@@ -1,4 +1,4 @@
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
 import { ApiError } from "../../http/errors";
 import { isUniqueViolation } from "../../lib/db-errors";
 import {

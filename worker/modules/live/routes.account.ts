@@ -5,12 +5,13 @@ import { requireMember } from "../../http/middleware/require-role";
 import { createRouter } from "../../http/router";
 import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { AccountParams, accountParams, IdParam } from "../../http/schemas/ids";
-import { feedFor, roomFor } from "../../realtime/room";
 import { loadConversationFor, scopeOf } from "../conversations/access";
 import { setTyping } from "../conversations/service.typing";
 import { listMemberInboxes } from "../inboxes/queries";
+import { roomFor } from "../messages/room";
 import { LiveQuery, TypingSchema, upgradeResponse } from "./schema";
 import { agentIdentity, assertUpgrade, forward } from "./service";
+import { feedFor } from "./stubs";
 
 const tags = ["Realtime"];
 const ConversationParams = accountParams({ conversation_id: IdParam });

@@ -10,10 +10,10 @@ import { publicIpLimit } from "../../http/middleware/rate-limit";
 import { createRouter } from "../../http/router";
 import { IdParam } from "../../http/schemas/ids";
 import type { SocketIdentity } from "../../realtime/protocol";
-import { roomFor } from "../../realtime/room";
 import { findContactSessionByPubsubToken } from "../contacts/queries";
 import { loadOwnConversation } from "../conversations/service.public";
 import { findInboxById } from "../inboxes/queries.public";
+import { roomFor } from "../messages/room";
 import { LiveQuery, upgradeResponse } from "./schema";
 import { assertUpgrade, forward } from "./service";
 

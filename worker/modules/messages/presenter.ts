@@ -1,12 +1,10 @@
-import type { attachments as attachmentsTable } from "../../db/schema";
+import type { AttachmentRow, attachments as attachmentsTable } from "../../db/schema";
 import { isoFromSeconds } from "../../lib/time";
 import { fileUrl } from "../files/storage";
 import type { ConversationWebhook, MessageWebhook } from "../webhooks/schema.payloads";
 import type { MessageRow } from "./queries";
 import type { Attachment, Message, PublicMessage, Sender } from "./schema";
 import { MESSAGE_TYPE_NAMES } from "./types";
-
-export type AttachmentRow = typeof attachmentsTable.$inferSelect;
 
 /** What a message needs from its conversation, loaded once per conversation, not per message. */
 export type MessageConversationContext = {
@@ -142,3 +140,5 @@ export function presentMessageWebhook(row: MessageRow, parts: MessageWebhookPart
     attachments: parts.attachments.map((a) => presentAttachment(a, parts.origin)),
   };
 }
+
+export type { AttachmentRow };

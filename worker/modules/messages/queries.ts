@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, max, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { MessageRow } from "../../db/schema";
 import { attachments, contactInboxes, contacts, conversations, messages } from "../../db/schema";
 
-export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = typeof messages.$inferInsert;
 export type NewAttachment = typeof attachments.$inferInsert;
 
@@ -198,3 +198,5 @@ export const attachmentKeysOf = async (db: Db, messageId: number) =>
 
 export const deleteAttachmentsOf = (db: Db, messageId: number) =>
   db.delete(attachments).where(eq(attachments.messageId, messageId));
+
+export type { MessageRow };

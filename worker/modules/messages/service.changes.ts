@@ -1,7 +1,6 @@
-import { recorderOf } from "../../events/outbox";
+import { recorderOf } from "../../events/commit";
 import { ApiError } from "../../http/errors";
 import { pickDefined } from "../../lib/patch";
-import { roomFor } from "../../realtime/room";
 import type { ConversationRow, ConversationScope } from "../conversations/access";
 import { deleteStored } from "../files/storage";
 import { findInbox } from "../inboxes/queries";
@@ -13,6 +12,7 @@ import {
   type MessageRow,
   type NewMessage,
 } from "./queries";
+import { roomFor } from "./room";
 import type { MessageUpdate } from "./schema.requests";
 import { type MessageScope, viewFor } from "./service";
 import { MESSAGE_TYPE_CODES } from "./types";
@@ -57,7 +57,8 @@ async function write(
   if (!written) {
     throw new ApiError("not_found");
   }
-  deps.events.recorded(written.eventIds);
+  // The room committed the message.updated row; this unit of work relays it.
+  deps.events.committed([], written.eventIds);
   return written.message;
 }
 

@@ -1,7 +1,5 @@
-import { commitWithEvents, recorderOf } from "../../events/outbox";
+import { commit, recorderOf } from "../../events/commit";
 import { ApiError } from "../../http/errors";
-import type { AppendResult, MessageView } from "../../realtime/conversation-room";
-import { roomFor } from "../../realtime/room";
 import type { ConversationRow, ConversationScope } from "../conversations/access";
 import { changedAttributes, changeEvents } from "../conversations/events";
 import { hasActiveBot } from "../conversations/queries";
@@ -15,6 +13,7 @@ import {
   type NewAttachment,
   reopenConversation,
 } from "./queries";
+import { type AppendResult, type MessageView, roomFor } from "./room";
 import type { Sender } from "./schema";
 import { botSender, contactSender, loadSender, userSender } from "./senders";
 import { fileTypeOf, MESSAGE_TYPE_CODES } from "./types";
@@ -158,10 +157,15 @@ async function reopen(scope: MessageScope, conversation: ConversationRow, at: nu
   const status = (await hasActiveBot(deps.db, conversation.inboxId)) ? "pending" : "open";
   const after = { ...conversation, status, snoozedUntil: null } as const;
   const events = changeEvents(conversation, changedAttributes(conversation, after));
-  await commitWithEvents(
+  await commit(
     deps,
     [reopenConversation(deps.db, conversation.id, status, at)],
     events.map((e) => ({ ...e, ifChanged: true })),
+    // The reopen is conditional: no row back, no change, no live frame.
+    {
+      conversation: (r) =>
+        (r[0] as unknown[]).length > 0 ? { ...after, updatedAt: at } : undefined,
+    },
   );
 }
 

@@ -1,5 +1,5 @@
 import type { PermissibleType } from "../../db/schema";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
 import { ApiError } from "../../http/errors";
 import { isPermitted } from "./queries";
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, notExists, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { AccountUserRow, UserRow } from "../../db/schema";
 import {
   accounts,
   accountUsers,
@@ -10,9 +11,7 @@ import {
   users,
 } from "../../db/schema";
 
-export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
-export type AccountUserRow = typeof accountUsers.$inferSelect;
 export type AccountRole = AccountUserRow["role"];
 
 export const findUser = (db: Db, id: number) =>
@@ -128,3 +127,5 @@ export const deleteTeamMembershipsInAccount = (db: Db, accountId: number, userId
         membershipGone(db, accountId, userId),
       ),
     );
+
+export type { AccountUserRow, UserRow };

@@ -1,6 +1,6 @@
+import { createDeps } from "../../events/deps";
 import type { OutboxPayload } from "../../events/outbox-types";
 import { findOutboxRows } from "../../events/queries";
-import { createDeps } from "../../http/middleware/services";
 import { findAccount } from "../accounts/queries";
 import { findBot } from "../agent-bots/queries";
 import { findById } from "../conversations/queries";
@@ -46,13 +46,11 @@ export async function handOffAfterBotFailure(
   if (!account || !bot) {
     return;
   }
-  const deps = {
-    ...createDeps(ctx.env, {
-      origin: (event.payload as OutboxPayload).origin,
-      outbound: ctx.outbound,
-    }),
+  const deps = createDeps(ctx.env, {
+    origin: (event.payload as OutboxPayload).origin,
+    outbound: ctx.outbound,
     now: ctx.now,
-  };
+  });
   // As the bot (toggle_status then records a handoff: humans are awaited from now).
   const scope: MessageScope = {
     deps,

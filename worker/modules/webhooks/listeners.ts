@@ -1,10 +1,10 @@
 import type { DeliveryTarget } from "../../db/schema";
+import type { WebhookEventName } from "../../events/names";
 import {
   type AsyncListener,
   type AsyncListenerContext,
   memoized,
   type OutboxEvent,
-  type WebhookEventName,
 } from "../../events/outbox-types";
 import { enqueueDeliveries } from "./dispatch";
 import { bodyFor, type EventData, loadEventData } from "./payloads";

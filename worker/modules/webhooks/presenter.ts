@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { WebhookEventName } from "../../events/outbox-types";
+import type { WebhookEventName } from "../../events/names";
 import type { WebhookWithInbox } from "./queries";
 import type { DeliveryRow } from "./queries.deliveries";
 import type { DeliverySchema, WebhookJson } from "./schema";

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { DeliveryRow } from "../../db/schema";
 import {
   agentBots,
   type DeliveryStatus,
@@ -9,7 +10,6 @@ import {
   webhooks,
 } from "../../db/schema";
 
-export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type NewDelivery = typeof webhookDeliveries.$inferInsert;
 
 /**
@@ -183,3 +183,5 @@ export async function overdueDeliveryIds(db: Db, dueBefore: number, limit: numbe
 
 export const findDelivery = (db: Db, id: number) =>
   db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)).get();
+
+export type { DeliveryRow };

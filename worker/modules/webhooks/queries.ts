@@ -1,11 +1,11 @@
 import { and, asc, eq, isNull, ne, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { WebhookRow } from "../../db/schema";
 import { agentBotInboxes, agentBots, inboxes, webhookDeliveries, webhooks } from "../../db/schema";
 
 // Deliveries have their own file; this is what other modules write deliveries with.
 export { writeDeliveries } from "./queries.deliveries";
 
-export type WebhookRow = typeof webhooks.$inferSelect;
 export type NewWebhook = typeof webhooks.$inferInsert;
 /** A webhook with the name of the inbox it is limited to. */
 export type WebhookWithInbox = { webhook: WebhookRow; inboxName: string | null };
@@ -83,3 +83,5 @@ export async function receiversOf(db: Db, accountId: number, inboxId: number | n
   ]);
   return { hooks: hookRows, inbox, bot: link?.bot };
 }
+
+export type { WebhookRow };

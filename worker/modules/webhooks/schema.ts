@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { DELIVERY_STATUSES } from "../../db/schema";
-import { WEBHOOK_EVENTS } from "../../events/outbox-types";
+import { WEBHOOK_EVENTS } from "../../events/names";
 import { accountParams, IdParam } from "../../http/schemas/ids";
 
 export const WebhookParams = accountParams({

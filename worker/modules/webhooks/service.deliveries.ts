@@ -1,5 +1,5 @@
 import type { DeliveryStatus } from "../../db/schema";
-import type { Deps } from "../../http/context";
+import type { Deps } from "../../events/deps";
 import { ApiError } from "../../http/errors";
 import { PAGE_SIZE, pageOffset } from "../../http/schemas/pagination";
 import { enqueueDeliveries } from "./dispatch";

@@ -1,8 +1,11 @@
 import type { SQL } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { eventWrites, type OutboxEntry, type Recorder, SYSTEM } from "../events/outbox";
-import { isUniqueViolation } from "../lib/db-errors";
-import type { AttachmentRow } from "../modules/messages/presenter";
+import type { Db } from "../../db/client";
+import { eventWrites, type Recorder } from "../../events/commit";
+import { SYSTEM } from "../../events/deps";
+import type { AnyDomainEvent } from "../../events/types";
+import { isUniqueViolation } from "../../lib/db-errors";
+import type { RoomRelay } from "../../realtime/room-relay";
+import type { AttachmentRow } from "./presenter";
 import {
   attachmentsOf,
   type Counters,
@@ -17,19 +20,18 @@ import {
   touchContact,
   touchConversation,
   updateMessageRow,
-} from "../modules/messages/queries";
-import type { Message, PublicMessage } from "../modules/messages/schema";
-import type { AppendRequest } from "./conversation-room";
-import type { RoomRelay } from "./room-relay";
+} from "./queries";
+import type { AppendRequest } from "./room";
+import type { Message, PublicMessage } from "./schema";
 
 const NO_RECORDER: Recorder = { performedBy: SYSTEM, origin: "", at: 0 };
 
-function createdEvent(req: AppendRequest, messageId: SQL<number>): OutboxEntry {
+function createdEvent(req: AppendRequest, messageId: SQL<number>): AnyDomainEvent {
   return {
-    name: "message_created",
+    name: "message.created",
     accountId: req.values.accountId,
     conversation: req.conversationId,
-    payload: { inbox_id: req.values.inboxId, is_private: req.values.private ?? false },
+    data: { inbox_id: req.values.inboxId, is_private: req.values.private ?? false },
     refs: { message_id: messageId },
   };
 }
@@ -37,7 +39,6 @@ function createdEvent(req: AppendRequest, messageId: SQL<number>): OutboxEntry {
 /** Messages committed to D1 in one batch at most; keeps a batch well under D1's limits. */
 const MAX_GROUP = 40;
 
-/** A stored message, with what the room made of it for agents, and its outbox rows. */
 /** The room's views of a stored message: the agents' and the contact's (null: private). */
 export type Presented = { presented: Message; presentedPublic: PublicMessage | null };
 
@@ -233,13 +234,13 @@ export async function writeMessageUpdate(
   values: Partial<NewMessage>,
   record: UpdateRecorder | null,
 ): Promise<{ row: MessageRow | undefined; attachments: AttachmentRow[]; eventIds: number[] }> {
-  const events: OutboxEntry[] = record
+  const events: AnyDomainEvent[] = record
     ? [
         {
-          name: "message_updated",
+          name: "message.updated",
           accountId: record.accountId,
           conversation: conversationId,
-          payload: {
+          data: {
             inbox_id: record.inboxId,
             message_id: messageId,
             is_private: record.isPrivate,

@@ -1,0 +1,112 @@
+import type { SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../db/client";
+import type { ConversationRow } from "../db/schema";
+import type { Deps } from "./deps";
+import { isOutboxEvent, webhookName } from "./names";
+import { outboxStatements } from "./queries";
+import type { AnyDomainEvent, CommittedEvent, PerformedBy, Stamp } from "./types";
+
+type Batch = BatchItem<"sqlite">;
+
+/** Who records, from where, when: stamped on every outbox row of a commit. */
+export type Recorder = { performedBy: PerformedBy; origin: string; at: number };
+
+export const recorderOf = (deps: Deps): Recorder => ({
+  performedBy: deps.performedBy,
+  origin: deps.origin,
+  at: deps.now(),
+});
+
+/**
+ * The outbox statements of `events` (live-only events write none), to append to the batch of
+ * the change itself, and how to read back from the batch's results what was recorded.
+ */
+export function eventWrites(db: Db, events: AnyDomainEvent[], by: Recorder) {
+  const statements: Batch[] = [];
+  /** Per event: the statement whose rows are its outbox row, or -1 for a live-only event. */
+  const positions: number[] = [];
+  for (const e of events) {
+    if (!isOutboxEvent(e.name)) {
+      positions.push(-1);
+      continue;
+    }
+    const payload: Stamp & Record<string, unknown> = { performed_by: by.performedBy, ...e.data };
+    if (by.origin) {
+      payload.origin ??= by.origin;
+    }
+    const conversation = e.conversation ?? null;
+    const refs: Record<string, SQL> = { ...(e.refs as Record<string, SQL> | undefined) };
+    if (typeof conversation === "number") {
+      payload.conversation_id = conversation;
+    } else if (conversation !== null) {
+      refs.conversation_id = conversation;
+    }
+    statements.push(
+      ...outboxStatements(db, {
+        accountId: e.accountId,
+        name: webhookName(e.name),
+        conversation,
+        payload,
+        refs,
+        createdAt: by.at,
+        ifChanged: e.ifChanged ?? false,
+      }),
+    );
+    positions.push(statements.length - 1);
+  }
+  const rowsAt = (results: unknown[], offset: number, i: number) =>
+    ((results[offset + i] as { id: number }[] | undefined) ?? []).map((r) => r.id);
+  return {
+    statements,
+    /** The new outbox ids, given the batch's results and where these statements started. */
+    ids: (results: unknown[], offset: number) =>
+      positions.flatMap((i) => (i < 0 ? [] : rowsAt(results, offset, i))),
+    /** The events that were recorded (a conditional event whose change did not happen was not). */
+    committed: (
+      results: unknown[],
+      offset: number,
+      conversation: ConversationRow | undefined,
+    ): CommittedEvent[] =>
+      events.flatMap((event, n) => {
+        const i = positions[n] as number;
+        const recorded =
+          i < 0
+            ? !event.ifChanged || conversation !== undefined
+            : rowsAt(results, offset, i).length > 0;
+        return recorded ? [{ event, conversation }] : [];
+      }),
+  };
+}
+
+export type CommitOptions = {
+  /** The conversation as the change left it (from the change's results), for live frames. */
+  conversation?: (results: unknown[]) => ConversationRow | undefined;
+};
+
+/**
+ * The one way a change becomes events: runs `statements` and the outbox rows of `events` in one
+ * D1 batch, so the change and its events commit together, then hands what was recorded to the
+ * unit of work (flushed: outbox rows to the queue, events to the live handlers). Returns the
+ * results of `statements` only, in order.
+ */
+export async function commit(
+  deps: Deps,
+  statements: Batch[],
+  events: AnyDomainEvent[],
+  opts: CommitOptions = {},
+): Promise<unknown[]> {
+  const writes = eventWrites(deps.db, events, recorderOf(deps));
+  const all = [...statements, ...writes.statements];
+  if (all.length === 0) {
+    return [];
+  }
+  const results = (await deps.db.batch(all as [Batch, ...Batch[]])) as unknown[];
+  const own = results.slice(0, statements.length);
+  const conversation = opts.conversation?.(own);
+  deps.events.committed(
+    writes.committed(results, statements.length, conversation),
+    writes.ids(results, statements.length),
+  );
+  return own;
+}

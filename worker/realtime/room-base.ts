@@ -1,0 +1,136 @@
+import { DurableObject } from "cloudflare:workers";
+import { createDb } from "../db/client";
+import type { Bindings } from "../env";
+import type { Typer } from "../events/types";
+import { createLogger } from "../lib/logger";
+import { type Frame, frame, type RoomEvent, type SocketIdentity } from "./protocol";
+import { RoomLog } from "./room-log";
+import { RoomSockets } from "./room-sockets";
+import { ROOM_CONVERSATION_HEADER, type RoomConversation, recordTypingChange } from "./room-typing";
+
+/**
+ * The realtime half of a conversation's room: its sockets, the numbered event log clients
+ * resume from, typing and presence. It knows nothing of messages or conversations: the class
+ * bound as ROOMS (modules/messages/room.ts) extends it with the message writer, and `F` is the
+ * union of the frames it carries.
+ */
+export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> {
+  private eventSeq: number;
+  /** Broadcasts run in this chain, so frames leave in the order seqs were handed out. */
+  private tail: Promise<void> = Promise.resolve();
+  private typingRecords: Promise<void> = Promise.resolve();
+  private readonly log: RoomLog;
+  protected readonly sockets: RoomSockets;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    this.eventSeq = ctx.storage.kv.get<number>("event_seq") ?? 0;
+    this.log = new RoomLog(ctx.storage.sql);
+    const ttl = Number(env.TYPING_TTL_MS);
+    this.sockets = new RoomSockets(
+      ctx,
+      this.log,
+      () => this.eventSeq,
+      (typer, on, isPrivate) => this.recordTyping(typer, on, isPrivate),
+      ttl > 0 ? ttl : undefined,
+    );
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
+  }
+
+  /** Publishes a durable conversation event to everyone allowed to see it. */
+  async publish(event: RoomEvent<F>): Promise<void> {
+    await this.enqueue(() => this.emit(event));
+  }
+
+  /** Typing is never stored: it is relayed, and expires unless renewed. */
+  async setTyping(
+    typer: Typer,
+    on: boolean,
+    isPrivate: boolean,
+    conversation: RoomConversation,
+  ): Promise<void> {
+    this.remember(conversation);
+    await this.sockets.typing(typer, on, isPrivate);
+  }
+
+  override async alarm(): Promise<void> {
+    await this.sockets.expireTyping();
+  }
+
+  /** Only the WebSocket upgrade: the Worker has authenticated the caller and says who it is. */
+  override async fetch(request: Request): Promise<Response> {
+    const identity = JSON.parse(
+      request.headers.get("x-parley-identity") ?? "null",
+    ) as SocketIdentity | null;
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !identity) {
+      return new Response("expected a WebSocket upgrade", { status: 426 });
+    }
+    const conversation = request.headers.get(ROOM_CONVERSATION_HEADER);
+    if (conversation) {
+      this.remember(JSON.parse(conversation) as RoomConversation);
+    }
+    const raw = new URL(request.url).searchParams.get("after");
+    const after = raw === null ? Number.NaN : Number(raw);
+    const pair = new WebSocketPair();
+    this.sockets.accept(
+      pair[1],
+      identity,
+      Number.isSafeInteger(after) && after >= 0 ? after : null,
+    );
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    await this.sockets.receive(ws, message);
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    this.sockets.closed(ws, code);
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    this.sockets.closed(ws, 1011);
+  }
+
+  /** Takes the next event seq, logs the frames and sends them; all synchronous. */
+  protected emit(event: RoomEvent<F>): void {
+    const seq = ++this.eventSeq;
+    this.ctx.storage.kv.put("event_seq", seq);
+    const agentFrame = frame(event.agent, seq);
+    const contactFrame = event.contact === null ? null : frame(event.contact, seq);
+    this.log.append(seq, agentFrame, contactFrame);
+    this.sockets.broadcast(agentFrame, contactFrame);
+  }
+
+  /** Runs `step` after every step queued before it; resolves when this one is done. */
+  protected enqueue(step: () => void | Promise<void>): Promise<void> {
+    const done = this.tail.then(step);
+    // A failed write must not stall later broadcasts; its caller sees the error.
+    this.tail = done.catch(() => undefined);
+    return done;
+  }
+
+  protected db() {
+    return createDb(this.env.DB);
+  }
+
+  /** The conversation this room serves, kept for events the room itself originates. */
+  private remember(conversation: RoomConversation): void {
+    this.ctx.storage.kv.put("conversation", conversation);
+  }
+
+  /** Typing webhooks: recorded after the frames went out, never holding the sockets up. */
+  private recordTyping(typer: Typer, on: boolean, isPrivate: boolean): void {
+    const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
+    if (!conversation) {
+      return; // a room from before rooms knew their conversation; nobody subscribed through it
+    }
+    // One after another, so an "off" is never committed before the "on" it ends.
+    this.typingRecords = this.typingRecords.then(() =>
+      recordTypingChange(this.env, conversation, { typer, on, isPrivate }).catch((error) =>
+        createLogger({ source: "room" }).error("typing event not recorded", { error }),
+      ),
+    );
+    this.ctx.waitUntil(this.typingRecords);
+  }
+}

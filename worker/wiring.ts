@@ -1,0 +1,18 @@
+import { registerHandlers } from "./events/registry";
+import { automationListener, pruneAutomationRuns } from "./modules/automation-rules/listener";
+import { liveHandler } from "./modules/live/handler";
+import { attemptDelivery } from "./modules/webhooks/delivery";
+import { resendOverdueDeliveries } from "./modules/webhooks/dispatch";
+import { agentBotListener, webhookListener } from "./modules/webhooks/listeners";
+
+/**
+ * Who hears about events: the map of side effects. Loaded by the Worker's entry, so the
+ * Worker, its Durable Objects and its queue consumer all run with these handlers.
+ */
+registerHandlers({
+  live: [liveHandler],
+  // In this order for every outbox event: automation may change what webhooks then carry.
+  queued: [automationListener, webhookListener, agentBotListener],
+  delivery: (id, ctx) => attemptDelivery(ctx, id),
+  sweep: { deliveries: resendOverdueDeliveries, automation_runs: pruneAutomationRuns },
+});
