@@ -1,7 +1,7 @@
+import type { ConversationForContact, ConversationSummary } from "../live/frames";
 import type { ConversationRow } from "./queries";
 
-/** The slim conversation carried by live frames; clients fetch the full record over HTTP. */
-export function presentConversationSummary(row: ConversationRow) {
+export function presentConversationSummary(row: ConversationRow): ConversationSummary {
   return {
     id: row.displayId,
     uuid: row.uuid,
@@ -18,7 +18,6 @@ export function presentConversationSummary(row: ConversationRow) {
   };
 }
 
-/** What a contact may learn about its own conversation. */
-export function presentConversationForContact(row: ConversationRow) {
+export function presentConversationForContact(row: ConversationRow): ConversationForContact {
   return { id: row.displayId, uuid: row.uuid, status: row.status, snoozed_until: row.snoozedUntil };
 }

@@ -2,7 +2,7 @@ import { createDb } from "../../db/client";
 import type { LiveHandler } from "../../events/registry";
 import { roomFor } from "../messages/room";
 import { findUser } from "../users/queries";
-import { liveFramesOf } from "./frames";
+import { liveFramesOf } from "./presenter";
 import { feedFor } from "./stubs";
 
 /**

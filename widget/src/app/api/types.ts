@@ -5,11 +5,12 @@ export type {
 } from "../../../../worker/modules/contacts/schema.public";
 export type { PublicConversation as Conversation } from "../../../../worker/modules/conversations/schema.public";
 export type { PublicInbox as InboxSettings } from "../../../../worker/modules/inboxes/schema.public";
+export type { ServerFrame } from "../../../../worker/modules/live/frames";
 export type {
   Attachment,
   PublicMessage as Message,
 } from "../../../../worker/modules/messages/schema";
-export type { ClientFrame, ServerFrame } from "../../../../worker/realtime/protocol";
+export type { ClientFrame } from "../../../../worker/realtime/protocol";
 
 /** Message types on the wire (Chatwoot's): the visitor's own, and activity notes. */
 export const INCOMING = 0;
