@@ -1,4 +1,5 @@
 import { SELF } from "cloudflare:test";
+import { checkResponse } from "./expect-schema";
 
 export type ApiResult<T = any> = { status: number; body: T; headers: Headers };
 
@@ -11,7 +12,10 @@ type Options = {
   headers?: Record<string, string>;
 };
 
-/** One request against the Worker under test, parsed. */
+/**
+ * One request against the Worker under test, parsed. A JSON body is checked against the
+ * route's declared response schema (errors against the error shape): drift fails the test.
+ */
 export async function api<T = any>(path: string, opts: Options = {}): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token !== undefined) {
@@ -24,17 +28,17 @@ export async function api<T = any>(path: string, opts: Options = {}): Promise<Ap
   } else if (opts.raw !== undefined && !(opts.raw instanceof FormData)) {
     headers["content-type"] ??= "application/json";
   }
-  const res = await SELF.fetch(`http://parley.test${path}`, {
-    method: opts.method ?? (body === undefined ? "GET" : "POST"),
-    headers,
-    body,
-  });
+  const method = opts.method ?? (body === undefined ? "GET" : "POST");
+  const res = await SELF.fetch(`http://parley.test${path}`, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {
     // Non-JSON bodies are returned as text so tests can assert on them.
+  }
+  if (text && res.headers.get("content-type")?.includes("application/json")) {
+    checkResponse(method, path, res.status, parsed);
   }
   return { status: res.status, body: parsed as T, headers: res.headers };
 }

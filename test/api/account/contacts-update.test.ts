@@ -1,4 +1,3 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { describeAuthMatrix } from "../../support/auth-matrix";
 import { createInbox, createWorld } from "../../support/factories";
@@ -26,15 +25,9 @@ describeAuthMatrix("DELETE contacts/{id}", {
   adminOnly: true,
 });
 
-/** A multipart request, which the JSON helper cannot send. */
-async function multipart(path: string, token: string, form: FormData, method = "POST") {
-  const res = await SELF.fetch(`http://parley.test${path}`, {
-    method,
-    headers: { api_access_token: token },
-    body: form,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+/** A multipart request: the form is sent as is, with its own boundary. */
+const multipart = (path: string, token: string, form: FormData, method = "POST") =>
+  api(path, { method, token, raw: form });
 
 describe("GET contacts/{id}", () => {
   it("answers 404 for unknown, malformed and other accounts' contacts", async () => {

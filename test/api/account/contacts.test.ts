@@ -28,15 +28,9 @@ describeAuthMatrix("POST contacts", {
   path: (w) => contacts(w.account.id),
   body: { inbox_id: 1 },
 });
-/** A multipart request, which the JSON helper cannot send. */
-async function multipart(path: string, token: string, form: FormData, method = "POST") {
-  const res = await SELF.fetch(`http://parley.test${path}`, {
-    method,
-    headers: { api_access_token: token },
-    body: form,
-  });
-  return { status: res.status, body: (await res.json()) as any, headers: res.headers };
-}
+/** A multipart request: the form is sent as is, with its own boundary. */
+const multipart = (path: string, token: string, form: FormData, method = "POST") =>
+  api(path, { method, token, raw: form });
 
 describe("POST contacts (E3)", () => {
   it("creates the contact and its contact_inbox, answering {id, payload: [contact], contact_inbox}", async () => {
@@ -233,14 +227,9 @@ describe("POST contacts (E3)", () => {
     expect(cue.error).toContain("code");
     expect(cue.error).toContain("Three capital letters");
     // No body and no content type at all: the JSON schema still reports what is missing.
-    const none = await SELF.fetch(`http://parley.test${contacts(account.id)}`, {
-      method: "POST",
-      headers: { api_access_token: agent.token },
-    });
+    const none = await api(contacts(account.id), { method: "POST", token: agent.token });
     expect(none.status).toBe(422);
-    expect(((await none.json()) as any).details).toEqual([
-      { path: "inbox_id", message: expect.any(String) },
-    ]);
+    expect(none.body.details).toEqual([{ path: "inbox_id", message: expect.any(String) }]);
     const list = await api(contacts(account.id), { token: agent.token });
     expect(list.body.meta.count).toBe(0);
   });

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import worker from "../../../worker";
 import * as t from "../../../worker/db/schema";
+import { checkResponse } from "../../support/expect-schema";
 import { createPlatformApp, createWorld, db } from "../../support/factories";
 import { createManagedAccount } from "../../support/factories-users";
 import { type ApiResult, api, expectError } from "../../support/http";
@@ -36,7 +37,9 @@ async function apiWithLoopback(
     ctx,
   );
   await waitOnExecutionContext(ctx);
-  return { status: res.status, body: await res.json(), headers: res.headers };
+  const body = await res.json();
+  checkResponse(opts.method, path, res.status, body);
+  return { status: res.status, body, headers: res.headers };
 }
 
 const botRow = (id: number) => db().select().from(t.agentBots).where(eq(t.agentBots.id, id)).get();

@@ -21,6 +21,7 @@ export const AttachmentSchema = z
   })
   .openapi("Attachment");
 
+/** A message's author; besides the common keys, each type adds its own (all declared here). */
 export const SenderSchema = z
   .object({
     id: z.number().int(),
@@ -28,8 +29,21 @@ export const SenderSchema = z
     type: z.enum(["user", "contact", "agent_bot"]),
     avatar_url: z.string(),
     thumbnail: z.string(),
+    available_name: z.string().optional().openapi({ description: "Users only" }),
+    email: z.string().nullable().optional().openapi({ description: "Contacts only" }),
+    phone_number: z.string().nullable().optional().openapi({ description: "Contacts only" }),
+    identifier: z.string().nullable().optional().openapi({ description: "Contacts only" }),
+    blocked: z.boolean().optional().openapi({ description: "Contacts only" }),
+    additional_attributes: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: "Contacts only" }),
+    custom_attributes: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: "Contacts only" }),
+    description: z.string().nullable().optional().openapi({ description: "Agent bots only" }),
   })
-  .catchall(z.unknown())
   .openapi("MessageSender");
 
 export const MessageSchema = z
