@@ -6,11 +6,12 @@ import { platformApi } from "./api/platform";
 import { publicApi } from "./api/public";
 import { forgetAuthAfterWrites } from "./http/auth-cache";
 import type { AppEnv } from "./http/context";
-import { ApiError, onError, onNotFound } from "./http/errors";
+import { onError, onNotFound } from "./http/errors";
 import { requestId } from "./http/middleware/request-id";
 import { services } from "./http/middleware/services";
 import { openApiConfig, securitySchemes } from "./http/openapi";
 import { createRouter } from "./http/router";
+import { ApiError } from "./lib/errors";
 import { fileRoutes } from "./modules/files/routes.public";
 import { MAX_UPLOAD_BYTES } from "./modules/files/storage";
 

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as t from "../../worker/db/schema";
-import { ApiError } from "../../worker/http/errors";
+import { ApiError } from "../../worker/lib/errors";
 import { compileFilter } from "../../worker/modules/filters/compile";
 import { conversationFilterFields } from "../../worker/modules/filters/conversation-fields";
 import type { CustomDefinition } from "../../worker/modules/filters/types";

@@ -2,7 +2,7 @@ import { and, asc, eq, type SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as t from "../../worker/db/schema";
-import { ApiError } from "../../worker/http/errors";
+import { ApiError } from "../../worker/lib/errors";
 import { compileFilter } from "../../worker/modules/filters/compile";
 import { contactFilterFields } from "../../worker/modules/filters/contact-fields";
 import type { CustomDefinition } from "../../worker/modules/filters/types";

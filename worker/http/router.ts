@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import type { z } from "zod";
-import { ApiError } from "./errors";
+import { ApiError } from "../lib/errors";
 
 /** zod issues to the error body's `details`. */
 export function zodDetails(error: z.ZodError) {

@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { ApiError } from "../../lib/errors";
 import { type AccountRow, findAccountWithMember } from "../../modules/accounts/queries";
 import { botServesAccount } from "../../modules/agent-bots/queries";
 import { authCache } from "../auth-cache";
 import type { AccountEnv, AccountRole } from "../context";
-import { ApiError } from "../errors";
 import { readAccessToken } from "./token";
 
 /**

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
+import { ApiError } from "../../lib/errors";
 import { type Actor, performerOf } from "../../modules/access-tokens/service";
 import { type AccountRow, findAccount } from "../../modules/accounts/queries";
 import {
@@ -13,7 +14,6 @@ import type { InboxRow } from "../../modules/inboxes/queries";
 import { findInboxByIdentifier } from "../../modules/inboxes/queries.public";
 import type { MessageScope } from "../../modules/messages/service";
 import type { AppEnv } from "../context";
-import { ApiError } from "../errors";
 
 export type ContactActor = Extract<Actor, { kind: "contact" }>;
 

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
+import { ApiError } from "../../lib/errors";
 import { authCache } from "../auth-cache";
 import type { PlatformEnv } from "../context";
-import { ApiError } from "../errors";
 import { readAccessToken } from "./token";
 
 export const authPlatform = createMiddleware<PlatformEnv>(async (c, next) => {

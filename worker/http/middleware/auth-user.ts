@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
+import { ApiError } from "../../lib/errors";
 import { performerOf } from "../../modules/access-tokens/service";
 import { authCache } from "../auth-cache";
 import type { AccountEnv } from "../context";
-import { ApiError } from "../errors";
 import { readAccessToken } from "./token";
 
 /** Account API: a user or agent-bot token; platform tokens are not accepted here. */

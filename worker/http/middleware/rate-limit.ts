@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Bindings } from "../../env";
-import { ApiError, ErrorSchema } from "../errors";
+import { ApiError } from "../../lib/errors";
+import { ErrorSchema } from "../errors";
 
 /**
  * Every limiter is a Workers Rate Limiting binding (wrangler.toml `[[ratelimits]]`) with a

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
+import { ApiError } from "../../lib/errors";
 import type { AccountEnv } from "../context";
-import { ApiError } from "../errors";
 
 /**
  * Chatwoot parity: bots may call only a whitelist of endpoints (conversation and message work),

@@ -1,9 +1,7 @@
 import type { Db } from "../../db/client";
+import type { AgentBotRow, ContactInboxRow, ContactRow, UserRow } from "../../db/schema";
 import { SYSTEM } from "../../events/deps";
 import type { PerformedBy } from "../../events/types";
-import type { AgentBotRow } from "../agent-bots/queries";
-import type { ContactInboxRow, ContactRow } from "../conversations/queries";
-import type { UserRow } from "../users/queries";
 import { findTokenWithOwner } from "./queries";
 
 /**

@@ -1,9 +1,10 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { PlatformEnv } from "../../http/context";
-import { ApiError, errorResponses } from "../../http/errors";
+import { errorResponses } from "../../http/errors";
 import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { idParams } from "../../http/schemas/ids";
+import { ApiError } from "../../lib/errors";
 import { assertPermitted } from "../platform-apps/policy";
 import { presentPlatformAccount } from "./presenter";
 import { findAccount } from "./queries";

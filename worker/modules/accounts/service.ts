@@ -1,5 +1,5 @@
 import type { Deps } from "../../events/deps";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import { pickDefined } from "../../lib/patch";
 import { deleteBotTokensOfAccount } from "../agent-bots/queries";
 import { permitLastInserted, revokeAll } from "../platform-apps/queries";

@@ -1,5 +1,5 @@
 import type { Deps } from "../../events/deps";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import { randomBase64, secureToken } from "../../lib/ids";
 import { deleteForOwner, insertTokenFor, upsertToken } from "../access-tokens/queries";
 import { findAccount } from "../accounts/queries";

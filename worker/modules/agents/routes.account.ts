@@ -1,10 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { AccountEnv } from "../../http/context";
-import { ApiError, errorResponses } from "../../http/errors";
+import { errorResponses } from "../../http/errors";
 import { requireAdmin, requireMember } from "../../http/middleware/require-role";
 import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { AccountParams, accountParams, IdParam } from "../../http/schemas/ids";
+import { ApiError } from "../../lib/errors";
 import { presentAgent } from "./presenter";
 import { listAgents } from "./queries";
 import { AgentCreateSchema, AgentListSchema, AgentSchema, AgentUpdateSchema } from "./schema";

@@ -1,6 +1,6 @@
 import type { Deps } from "../../events/deps";
-import { ApiError, invalidField } from "../../http/errors";
 import { isUniqueViolation } from "../../lib/db-errors";
+import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
 import {

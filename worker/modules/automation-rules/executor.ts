@@ -12,25 +12,11 @@ import {
 } from "../conversations/service.actions";
 import { createMessage, type MessageScope } from "../messages/service";
 import { isNil, isRuleAction, type RuleActionName } from "./actions";
+import type { ActionContext } from "./context";
 import type { Mailer } from "./mailer";
 import { emailTeams, emailTranscript, postWebhookEvent, sendAttachments } from "./notify";
 import type { RuleRow } from "./queries";
 import type { RuleActionInput } from "./schema";
-
-/** What one action works with: the rule acting as an administrator, the fresh conversation. */
-export type ActionContext = {
-  scope: MessageScope;
-  rule: RuleRow;
-  conversation: ConversationRow;
-  /** The outbox event the rule runs on. */
-  eventId: number;
-  /**
-   * The same for this action of this rule on this event, whenever the queue hands the event
-   * over again: messages carry it as their idempotency key, so they are written once.
-   */
-  key: string;
-  mailer: Mailer;
-};
 
 type Handler = (ctx: ActionContext, params: unknown[]) => Promise<unknown>;
 

@@ -8,7 +8,7 @@ import { enqueueDeliveries } from "../webhooks/dispatch";
 import { bodyFor } from "../webhooks/payloads";
 import { writeDeliveries } from "../webhooks/queries";
 import { emailList, type TeamEmail } from "./actions";
-import type { ActionContext } from "./executor";
+import type { ActionContext } from "./context";
 import { accountAttachments, accountTeamIds } from "./queries";
 
 /**

@@ -1,6 +1,6 @@
 import type { Deps } from "../../events/deps";
-import { ApiError, type ErrorDetail } from "../../http/errors";
 import { PAGE_SIZE, pageOffset } from "../../http/schemas/pagination";
+import { ApiError, type ErrorDetail } from "../../lib/errors";
 import { listDefinitions } from "../custom-attributes/queries";
 import { customDefinitions, type RuleEvent } from "./fields";
 import {

@@ -1,6 +1,6 @@
 import { CONVERSATION_PRIORITIES, CONVERSATION_STATUSES } from "../../db/schema";
 import type { Deps } from "../../events/deps";
-import type { ErrorDetail } from "../../http/errors";
+import type { ErrorDetail } from "../../lib/errors";
 import { loopbackAllowed, publicUrlProblem } from "../../lib/public-url";
 import { accountMemberIds } from "../agents/queries";
 import { numberValue } from "../filters/values";

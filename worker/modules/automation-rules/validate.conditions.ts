@@ -1,4 +1,4 @@
-import type { ErrorDetail } from "../../http/errors";
+import type { ErrorDetail } from "../../lib/errors";
 import { FILTER_OPERATORS, type FilterOperator } from "../filters/types";
 import {
   asList,

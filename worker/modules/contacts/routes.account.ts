@@ -1,11 +1,12 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AccountEnv } from "../../http/context";
-import { ApiError, errorResponses } from "../../http/errors";
+import { errorResponses } from "../../http/errors";
 import { requireAdmin, requireMember } from "../../http/middleware/require-role";
 import { createRouter, zodDetails } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent, unwrapped } from "../../http/schemas/envelopes";
 import { AccountParams } from "../../http/schemas/ids";
+import { ApiError } from "../../lib/errors";
 import { presentContact, presentContactInbox, presentContactPage } from "./presenter";
 import type { ContactRow } from "./queries";
 import { contactRelatedRoutes } from "./routes.related.account";

@@ -1,6 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import type { Deps } from "../../events/deps";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import { listDefinitions } from "../custom-attributes/queries";
 import { compileFilter } from "../filters/compile";
 import { contactFilterFields } from "../filters/contact-fields";

@@ -1,6 +1,6 @@
 import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import { hmacSha256Hex, timingSafeEqual } from "../../lib/hmac";
 import { secureToken } from "../../lib/ids";
 import type { InboxRow } from "../inboxes/queries";

@@ -1,8 +1,8 @@
 import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import type { AnyDomainEvent } from "../../events/types";
-import { ApiError } from "../../http/errors";
 import { isUniqueViolation } from "../../lib/db-errors";
+import { ApiError } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
 import { validateCustomAttributes } from "../custom-attributes/validate";

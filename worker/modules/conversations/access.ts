@@ -1,12 +1,9 @@
-import type { Context } from "hono";
 import type { Deps } from "../../events/deps";
-import type { AccountEnv } from "../../http/context";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import type { AccountRole, Actor } from "../access-tokens/service";
 import type { AccountRow } from "../accounts/queries";
-import { callerUserId, viewerOf } from "./policy";
+import { viewerOf } from "./policy";
 import { type ConversationRow, findByDisplayId, inboxVisibleTo } from "./queries";
-import type { ViewContext } from "./views";
 
 export type { ConversationRow } from "./queries";
 
@@ -37,19 +34,3 @@ export async function loadConversationFor(
   }
   return row;
 }
-
-/** The conversation scope of an account-API request. */
-export const scopeOf = (c: Context<AccountEnv>): ConversationScope => ({
-  deps: c.var.deps,
-  account: c.var.account,
-  actor: c.var.actor,
-  role: c.var.role,
-});
-
-/** What presenting conversations needs from the request. */
-export const viewOf = (c: Context<AccountEnv>): ViewContext => ({
-  db: c.var.deps.db,
-  accountId: c.var.account.id,
-  callerUserId: callerUserId(c.var.actor),
-  origin: new URL(c.req.url).origin,
-});

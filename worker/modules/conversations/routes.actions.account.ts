@@ -4,9 +4,10 @@ import { errorResponses } from "../../http/errors";
 import { requireMember } from "../../http/middleware/require-role";
 import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent } from "../../http/schemas/envelopes";
+import { scopeOf } from "../../http/scope";
 import { presentAgent } from "../agents/presenter";
 import { presentTeam } from "../teams/presenter";
-import { loadConversationFor, scopeOf } from "./access";
+import { loadConversationFor } from "./access";
 import { ConversationParams } from "./schema";
 import {
   AssignmentResponseSchema,

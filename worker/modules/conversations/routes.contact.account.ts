@@ -5,7 +5,7 @@ import { requireMember } from "../../http/middleware/require-role";
 import { createRouter } from "../../http/router";
 import { jsonContent } from "../../http/schemas/envelopes";
 import { accountParams, IdParam } from "../../http/schemas/ids";
-import { scopeOf, viewOf } from "./access";
+import { scopeOf, viewOf } from "../../http/scope";
 import { ConversationPayloadListSchema } from "./schema";
 import { conversationsOfContact } from "./service.list";
 import { presentConversations } from "./views";

@@ -5,7 +5,7 @@ import { requireMember } from "../../http/middleware/require-role";
 import { createRouter } from "../../http/router";
 import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { AccountParams } from "../../http/schemas/ids";
-import { scopeOf, viewOf } from "./access";
+import { scopeOf, viewOf } from "../../http/scope";
 import {
   ConversationFilterBody,
   ConversationFilterQuery,

@@ -1,6 +1,6 @@
 import type { ConversationStatus } from "../../db/schema";
 import { commit } from "../../events/commit";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import { type AgentRow, findAgent } from "../agents/queries";
 import { type TeamRow, teamIdsOfUser } from "../teams/queries";
 import type { ConversationScope } from "./access";

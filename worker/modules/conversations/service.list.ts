@@ -1,4 +1,4 @@
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import type { ConversationScope } from "./access";
 import { callerUserId, viewerOf } from "./policy";
 import { type ConversationRow, findContact } from "./queries";

@@ -1,5 +1,5 @@
 import { commit } from "../../events/commit";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import { findMessage, type MessageRow } from "../messages/queries";
 import type { AppendResult } from "../messages/room";
 import { createMessage, type MessageScope } from "../messages/service";

@@ -1,7 +1,7 @@
 import type { ConversationStatus } from "../../db/schema";
 import { commit } from "../../events/commit";
 import type { AnyDomainEvent } from "../../events/types";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { validateCustomAttributes } from "../custom-attributes/validate";
 import { findInbox, type InboxRow } from "../inboxes/queries";

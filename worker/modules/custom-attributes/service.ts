@@ -1,7 +1,7 @@
 import type { AttributeDisplayType, AttributeModel } from "../../db/schema";
 import type { Deps } from "../../events/deps";
-import { ApiError, type ErrorDetail } from "../../http/errors";
 import { isUniqueViolation } from "../../lib/db-errors";
+import { ApiError, type ErrorDetail } from "../../lib/errors";
 import { contactFilterFields } from "../filters/contact-fields";
 import { conversationFilterFields } from "../filters/conversation-fields";
 import {

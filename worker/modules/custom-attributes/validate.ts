@@ -1,7 +1,7 @@
 import type { AttributeModel } from "../../db/schema";
 import type { Deps } from "../../events/deps";
-import { ApiError, type ErrorDetail } from "../../http/errors";
 import { isHttpUrl } from "../../http/schemas/urls";
+import { ApiError, type ErrorDetail } from "../../lib/errors";
 import { type DefinitionRow, listDefinitions } from "./queries";
 
 type Checked = { ok: true; value: unknown } | { ok: false; message: string };

@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../http/context";
-import { ApiError, errorResponses } from "../../http/errors";
+import { errorResponses } from "../../http/errors";
 import { createRouter } from "../../http/router";
+import { ApiError } from "../../lib/errors";
 
 const FileParams = z.object({
   account_id: z

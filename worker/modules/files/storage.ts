@@ -1,5 +1,5 @@
 import type { Bindings } from "../../env";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 
 /** Uploads are capped like Chatwoot's attachments (40 MB). */
 export const MAX_UPLOAD_BYTES = 40 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { and, or, type SQL, sql } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import { predicate, type ResolvedField } from "./predicates";
 import {
   type CustomDefinition,

@@ -1,5 +1,5 @@
 import type { Deps } from "../../events/deps";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import { accountMemberIds } from "../agents/queries";
 import {
   addInboxMembers,

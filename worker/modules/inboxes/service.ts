@@ -1,6 +1,6 @@
 import type { WorkingHour } from "../../db/schema";
 import type { Deps } from "../../events/deps";
-import { ApiError, invalidField } from "../../http/errors";
+import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
 import { type AgentBotRow, findBot } from "../agent-bots/queries";

@@ -1,6 +1,6 @@
 import type { Deps } from "../../events/deps";
-import { ApiError } from "../../http/errors";
 import { isUniqueViolation } from "../../lib/db-errors";
+import { ApiError } from "../../lib/errors";
 import {
   deleteLabel as deleteLabelRow,
   findLabel,

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../http/context";
-import { ApiError, errorResponses } from "../../http/errors";
+import { errorResponses } from "../../http/errors";
 import {
   contactScopeOf,
   type PublicContactEnv,
@@ -9,6 +9,7 @@ import {
 import { publicIpLimit } from "../../http/middleware/rate-limit";
 import { createRouter } from "../../http/router";
 import { IdParam } from "../../http/schemas/ids";
+import { ApiError } from "../../lib/errors";
 import type { SocketIdentity } from "../../realtime/protocol";
 import { findContactSessionByPubsubToken } from "../contacts/queries";
 import { loadOwnConversation } from "../conversations/service.public";

@@ -1,4 +1,4 @@
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import type { SocketIdentity } from "../../realtime/protocol";
 import {
   ROOM_CONVERSATION_HEADER,

@@ -18,34 +18,14 @@ import {
   type NewMessage,
 } from "./queries";
 import type { Message, PublicMessage, Sender } from "./schema";
-import { MessageWriter, type Presented, type UpdateRecorder, writeMessageUpdate } from "./writer";
-
-/** What the room needs to show a message to agents and to the contact. */
-export type MessageView = {
-  sender: Sender | null;
-  context: MessageConversationContext;
-  origin: string;
-};
-
-/** A new message's view: the room reads the counters with the write itself. */
-export type AppendView = Omit<MessageView, "context"> & {
-  context: Omit<MessageConversationContext, "unreadCount" | "sourceId">;
-};
-
-export type AppendRequest = {
-  conversationId: number;
-  values: Omit<NewMessage, "seq" | "conversationId">;
-  touch: MessageTouch;
-  /** The contact whose last_activity_at moves (incoming messages). */
-  contactId?: number;
-  /** Files already stored in R2, recorded in the same batch as the message. */
-  attachments?: Omit<NewAttachment, "messageId">[];
-  view: AppendView;
-  /** The conversation's counters to read back with the write (for the presenter). */
-  counters: CounterInput;
-  /** Records message.created in the message's batch; null for messages with no event. */
-  record: Recorder | null;
-};
+import {
+  type AppendRequest,
+  type MessageView,
+  MessageWriter,
+  type Presented,
+  type UpdateRecorder,
+  writeMessageUpdate,
+} from "./writer";
 
 /**
  * `presented` is the agents' view of a new message and `presentedPublic` the contact's (null for

@@ -1,11 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AccountEnv } from "../../http/context";
-import { ApiError, errorResponses } from "../../http/errors";
+import { errorResponses } from "../../http/errors";
 import { requireMember } from "../../http/middleware/require-role";
 import { createRouter } from "../../http/router";
 import { jsonContent } from "../../http/schemas/envelopes";
 import { accountParams, IdParam } from "../../http/schemas/ids";
+import { ApiError } from "../../lib/errors";
 import { loadConversationFor } from "../conversations/access";
 import { MessageSchema } from "./schema";
 import {

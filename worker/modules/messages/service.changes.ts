@@ -1,5 +1,5 @@
 import { recorderOf } from "../../events/commit";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import { pickDefined } from "../../lib/patch";
 import type { ConversationRow, ConversationScope } from "../conversations/access";
 import { deleteStored } from "../files/storage";

@@ -1,5 +1,5 @@
 import { commit, recorderOf } from "../../events/commit";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import type { ConversationRow, ConversationScope } from "../conversations/access";
 import { changedAttributes, changeEvents } from "../conversations/events";
 import { hasActiveBot } from "../conversations/queries";
@@ -13,10 +13,11 @@ import {
   type NewAttachment,
   reopenConversation,
 } from "./queries";
-import { type AppendResult, type MessageView, roomFor } from "./room";
+import { type AppendResult, roomFor } from "./room";
 import type { Sender } from "./schema";
 import { botSender, contactSender, loadSender, userSender } from "./senders";
 import { fileTypeOf, MESSAGE_TYPE_CODES } from "./types";
+import type { MessageView } from "./writer";
 
 export type MessageScope = ConversationScope & { origin: string };
 

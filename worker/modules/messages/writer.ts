@@ -5,24 +5,53 @@ import { SYSTEM } from "../../events/deps";
 import type { AnyDomainEvent } from "../../events/types";
 import { isUniqueViolation } from "../../lib/db-errors";
 import type { RoomRelay } from "../../realtime/room-relay";
-import type { AttachmentRow } from "./presenter";
+import type { AttachmentRow, MessageConversationContext } from "./presenter";
 import {
   attachmentsOf,
+  type CounterInput,
   type Counters,
   counterStatements,
   countersFrom,
   insertAttachment,
   insertMessage,
   type MessageRow,
+  type MessageTouch,
   maxSeq,
   messageIdAt,
+  type NewAttachment,
   type NewMessage,
   touchContact,
   touchConversation,
   updateMessageRow,
 } from "./queries";
-import type { AppendRequest } from "./room";
-import type { Message, PublicMessage } from "./schema";
+import type { Message, PublicMessage, Sender } from "./schema";
+
+/** What the room needs to show a message to agents and to the contact. */
+export type MessageView = {
+  sender: Sender | null;
+  context: MessageConversationContext;
+  origin: string;
+};
+
+/** A new message's view: the room reads the counters with the write itself. */
+export type AppendView = Omit<MessageView, "context"> & {
+  context: Omit<MessageConversationContext, "unreadCount" | "sourceId">;
+};
+
+export type AppendRequest = {
+  conversationId: number;
+  values: Omit<NewMessage, "seq" | "conversationId">;
+  touch: MessageTouch;
+  /** The contact whose last_activity_at moves (incoming messages). */
+  contactId?: number;
+  /** Files already stored in R2, recorded in the same batch as the message. */
+  attachments?: Omit<NewAttachment, "messageId">[];
+  view: AppendView;
+  /** The conversation's counters to read back with the write (for the presenter). */
+  counters: CounterInput;
+  /** Records message.created in the message's batch; null for messages with no event. */
+  record: Recorder | null;
+};
 
 const NO_RECORDER: Recorder = { performedBy: SYSTEM, origin: "", at: 0 };
 

@@ -1,6 +1,6 @@
 import type { PermissibleType } from "../../db/schema";
 import type { Deps } from "../../events/deps";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../lib/errors";
 import { isPermitted } from "./queries";
 
 /** A platform app reaches only what it created; everything else looks missing. */

@@ -1,6 +1,6 @@
 import type { Deps } from "../../events/deps";
-import { ApiError } from "../../http/errors";
 import { isUniqueViolation } from "../../lib/db-errors";
+import { ApiError } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { deleteForOwner, findForOwner, insertTokenFor } from "../access-tokens/queries";
 import { findAccount } from "../accounts/queries";

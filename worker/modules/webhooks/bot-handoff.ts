@@ -1,12 +1,11 @@
 import { createDeps } from "../../events/deps";
-import type { OutboxPayload } from "../../events/outbox-types";
+import type { AsyncListenerContext, OutboxPayload } from "../../events/outbox-types";
 import { findOutboxRows } from "../../events/queries";
 import { findAccount } from "../accounts/queries";
 import { findBot } from "../agent-bots/queries";
 import { findById } from "../conversations/queries";
 import { toggleStatus } from "../conversations/service.actions";
 import { createMessage, type MessageScope } from "../messages/service";
-import type { DeliveryContext } from "./delivery";
 import type { DeliveryRow } from "./queries.deliveries";
 
 /** Chatwoot's wording (conversations.activity.agent_bot.error_moved_to_open). */
@@ -25,7 +24,7 @@ export const BOT_FAILURE_ACTIVITY =
  * message written and stops; a later one finds the conversation open.
  */
 export async function handOffAfterBotFailure(
-  ctx: DeliveryContext,
+  ctx: Pick<AsyncListenerContext, "env" | "db" | "outbound" | "now">,
   delivery: DeliveryRow,
 ): Promise<void> {
   // A replay after the outbox row was pruned (a week on) has no conversation to hand off.

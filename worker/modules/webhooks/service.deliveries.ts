@@ -1,7 +1,7 @@
 import type { DeliveryStatus } from "../../db/schema";
 import type { Deps } from "../../events/deps";
-import { ApiError } from "../../http/errors";
 import { PAGE_SIZE, pageOffset } from "../../http/schemas/pagination";
+import { ApiError } from "../../lib/errors";
 import { enqueueDeliveries } from "./dispatch";
 import type { WebhookWithInbox } from "./queries";
 import {

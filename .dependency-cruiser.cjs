@@ -1,0 +1,70 @@
+/**
+ * The layering of worker/ (docs/architecture.md), checked by `npm test` (`npm run deps`).
+ * Layers point down only:
+ *   entry (index, app, wiring) → api/ → http/ + modules/x/routes.*.ts → modules/ → realtime/
+ *   → events/ → db/, lib/, env.ts
+ * Type-only imports count too: a type from above is still a dependency on it.
+ */
+const ROUTES = "^worker/modules/[^/]+/routes\\.[^/]+\\.ts$";
+const ENTRY = "^worker/(index|app|wiring)\\.ts$";
+
+/** A rule: files matching `from` may not import files matching `to` (minus `except`). */
+const down = (name, comment, from, to, fromExcept, toExcept) => ({
+  name,
+  comment,
+  severity: "error",
+  from: { path: from, ...(fromExcept ? { pathNot: fromExcept } : {}) },
+  to: { path: to, ...(toExcept ? { pathNot: toExcept } : {}) },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-cycles",
+      comment: "An import cycle ties files into one unit nobody can change alone.",
+      severity: "error",
+      from: { path: "^worker/" },
+      to: { circular: true },
+    },
+    down(
+      "base-stays-pure",
+      "db/, lib/ and env.ts are the bottom: they import nothing of the service above them.",
+      "^worker/(db/|lib/|env\\.ts$)",
+      "^worker/(events|realtime|modules|http|api)/|" + ENTRY,
+    ),
+    down(
+      "events-below-realtime",
+      "events/ records and dispatches; who handles what is registered from above (wiring.ts).",
+      "^worker/events/",
+      "^worker/(realtime|modules|http|api)/|" + ENTRY,
+    ),
+    down(
+      "realtime-below-modules",
+      "realtime/ moves frames; records and their presenters belong to the modules.",
+      "^worker/realtime/",
+      "^worker/(modules|http|api)/|" + ENTRY,
+    ),
+    down(
+      "modules-below-http",
+      "Services, queries and presenters know nothing of HTTP but the shared wire schemas.",
+      "^worker/modules/",
+      "^worker/(http|api)/|" + ROUTES + "|" + ENTRY,
+      ROUTES,
+      "^worker/http/schemas/",
+    ),
+    down(
+      "http-below-api",
+      "The HTTP shell and the routes are mounted by api/, never the reverse.",
+      "^worker/http/|" + ROUTES,
+      "^worker/api/|" + ENTRY,
+    ),
+    down("api-below-entry", "api/ is mounted by app.ts.", "^worker/api/", ENTRY),
+  ],
+  options: {
+    includeOnly: "^worker/",
+    exclude: { path: "worker-configuration\\.d\\.ts$" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "worker/tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+  },
+};
