@@ -86,7 +86,7 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
-/** The embed snippet on a page of another origin, under the CSP the README documents. */
+/** The embed snippet on a page of another origin, under the CSP docs/widget.md documents. */
 export function hostHtml(base: string, extraHead = "") {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>${extraHead}</head>
 <body><h1>Acme shop</h1><p>Products and prices.</p><a href="#top">Top of page</a>
