@@ -18,14 +18,8 @@ import {
   type NewMessage,
 } from "./queries";
 import type { Message, PublicMessage, Sender } from "./schema";
-import {
-  type AppendRequest,
-  type MessageView,
-  MessageWriter,
-  type Presented,
-  type UpdateRecorder,
-  writeMessageUpdate,
-} from "./writer";
+import { type UpdateRecorder, writeMessageUpdate } from "./write-update";
+import { type AppendRequest, type MessageView, MessageWriter, type Presented } from "./writer";
 
 /**
  * `presented` is the agents' view of a new message and `presentedPublic` the contact's (null for
