@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import type { z } from "zod";
-import { ApiError } from "../lib/errors";
+import { ApiError, invalidFields } from "../lib/errors";
 
 /** zod issues to the error body's `details`. */
 export function zodDetails(error: z.ZodError) {
@@ -20,8 +20,7 @@ export function createRouter<E extends Env>() {
           throw new ApiError("not_found");
         }
         const details = zodDetails(result.error);
-        const summary = details.map((d) => `${d.path}: ${d.message}`).join("; ");
-        throw new ApiError("validation_failed", summary, details);
+        throw invalidFields(details, details.map((d) => `${d.path}: ${d.message}`).join("; "));
       }
     },
   });

@@ -70,8 +70,17 @@ export class ApiError extends Error {
   }
 }
 
-/** A 422 for one field, the common case in services. */
-export const invalidField = (path: string, message: string) =>
-  new ApiError("validation_failed", `${path} ${message}`, [{ path, message }]);
+/**
+ * The one 422 builder: a `{path, message}` per problem, and `message` for the body's `error`
+ * (by default each problem as `path message`, joined with "; ").
+ */
+export const invalidFields = (
+  details: ErrorDetail[],
+  message = details.map((d) => `${d.path} ${d.message}`).join("; "),
+) => new ApiError("validation_failed", message, details);
+
+/** A 422 for one field, the common case in services; `summary` replaces `${path} ${message}`. */
+export const invalidField = (path: string, message: string, summary?: string) =>
+  invalidFields([{ path, message }], summary);
 
 export const notFound = () => new ApiError("not_found");

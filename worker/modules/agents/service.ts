@@ -111,8 +111,6 @@ export async function removeAgent(deps: Deps, accountId: number, userId: number)
     deleteTeamMembershipsInAccount(db, accountId, userId),
   ]);
   if (deleted.length === 0) {
-    throw new ApiError("validation_failed", `The agent ${LAST_ADMIN}`, [
-      { path: "id", message: LAST_ADMIN },
-    ]);
+    throw invalidField("id", LAST_ADMIN, `The agent ${LAST_ADMIN}`);
   }
 }

@@ -1,6 +1,6 @@
 import type { Deps } from "../../events/deps";
 import { PAGE_SIZE, pageOffset } from "../../http/schemas/pagination";
-import { ApiError, type ErrorDetail } from "../../lib/errors";
+import { ApiError, type ErrorDetail, invalidFields } from "../../lib/errors";
 import { listDefinitions } from "../custom-attributes/queries";
 import { customDefinitions, type RuleEvent } from "./fields";
 import {
@@ -55,8 +55,7 @@ async function check(deps: Deps, accountId: number, rule: Checked): Promise<void
     problems.push(...(await actionProblems(deps, accountId, rule.actions)));
   }
   if (problems.length > 0) {
-    const summary = problems.map((p) => `${p.path}: ${p.message}`).join("; ");
-    throw new ApiError("validation_failed", summary, problems);
+    throw invalidFields(problems, problems.map((p) => `${p.path}: ${p.message}`).join("; "));
   }
 }
 

@@ -1,6 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import type { Deps } from "../../events/deps";
-import { ApiError } from "../../lib/errors";
+import { invalidField } from "../../lib/errors";
 import { listDefinitions } from "../custom-attributes/queries";
 import { compileFilter } from "../filters/compile";
 import { contactFilterFields } from "../filters/contact-fields";
@@ -62,9 +62,7 @@ async function page(
 function labelTitles(labels: string[] | undefined) {
   const titles = [...new Set((labels ?? []).map((l) => l.trim().toLowerCase()).filter(Boolean))];
   if (titles.length > 50) {
-    throw new ApiError("validation_failed", "labels: at most 50", [
-      { path: "labels", message: "at most 50 labels" },
-    ]);
+    throw invalidField("labels", "at most 50 labels", "labels: at most 50");
   }
   return titles;
 }
@@ -83,9 +81,7 @@ export function searchContacts(
   request: PageRequest,
 ) {
   if (!q) {
-    throw new ApiError("validation_failed", "Specify search string with parameter q", [
-      { path: "q", message: "is required" },
-    ]);
+    throw invalidField("q", "is required", "Specify search string with parameter q");
   }
   const where = contactConditions({ search: q, labels: labelTitles(request.labels) });
   return page(deps, accountId, request, where);

@@ -1,6 +1,6 @@
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { ApiError } from "../../lib/errors";
+import { invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import {
   type ContactInboxRow,
@@ -47,9 +47,7 @@ export async function addContactInbox(
     });
   } catch (err) {
     if (isUniqueViolation(err)) {
-      throw new ApiError("validation_failed", "Source has already been taken", [
-        { path: "source_id", message: "has already been taken" },
-      ]);
+      throw invalidField("source_id", "has already been taken", "Source has already been taken");
     }
     throw err;
   }

@@ -2,7 +2,7 @@ import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import type { AnyDomainEvent } from "../../events/types";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { ApiError } from "../../lib/errors";
+import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
 import { validateCustomAttributes } from "../custom-attributes/validate";
@@ -24,9 +24,7 @@ import {
 import type { ContactCreate, ContactUpdate } from "./schema.requests";
 
 const taken = (path: string, what: string) =>
-  new ApiError("validation_failed", `${what} has already been taken`, [
-    { path, message: "has already been taken" },
-  ]);
+  invalidField(path, "has already been taken", `${what} has already been taken`);
 
 /** Which unique index a failed write hit, as the 422 Chatwoot would give. */
 function clash(err: unknown): ApiError | unknown {
@@ -52,9 +50,7 @@ export async function loadContact(deps: Deps, accountId: number, id: number): Pr
 export async function inboxOfAccount(deps: Deps, accountId: number, id: number): Promise<InboxRow> {
   const inbox = await findInbox(deps.db, accountId, id);
   if (!inbox) {
-    throw new ApiError("validation_failed", "inbox_id is not an inbox of this account", [
-      { path: "inbox_id", message: "is not an inbox of this account" },
-    ]);
+    throw invalidField("inbox_id", "is not an inbox of this account");
   }
   return inbox;
 }

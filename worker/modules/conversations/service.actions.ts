@@ -1,6 +1,6 @@
 import type { ConversationStatus } from "../../db/schema";
 import { commit } from "../../events/commit";
-import { ApiError } from "../../lib/errors";
+import { invalidField } from "../../lib/errors";
 import { type AgentRow, findAgent } from "../agents/queries";
 import { type TeamRow, teamIdsOfUser } from "../teams/queries";
 import type { ConversationScope } from "./access";
@@ -68,9 +68,7 @@ export async function toggleStatus(
   const status: ConversationStatus = input.status ?? (row.status === "open" ? "resolved" : "open");
   const snoozedUntil = status === "snoozed" ? (input.snoozed_until ?? null) : null;
   if (snoozedUntil !== null && snoozedUntil <= now) {
-    throw new ApiError("validation_failed", "snoozed_until must be in the future", [
-      { path: "snoozed_until", message: "must be in the future" },
-    ]);
+    throw invalidField("snoozed_until", "must be in the future");
   }
   const values: Partial<NewConversation> = { status, snoozedUntil };
   const handoff = scope.actor.kind === "bot" && row.status === "pending" && status === "open";

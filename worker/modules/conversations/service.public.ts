@@ -1,5 +1,5 @@
 import { commit } from "../../events/commit";
-import { ApiError } from "../../lib/errors";
+import { ApiError, invalidField } from "../../lib/errors";
 import { findMessage, type MessageRow } from "../messages/queries";
 import type { AppendResult } from "../messages/room";
 import { createMessage, type MessageScope } from "../messages/service";
@@ -150,9 +150,11 @@ export async function submitValues(
     message.messageType !== MESSAGE_TYPE_CODES.outgoing &&
     message.messageType !== MESSAGE_TYPE_CODES.template
   ) {
-    throw new ApiError("validation_failed", "Only an agent's or bot's message can be answered", [
-      { path: "message_id", message: "is not an outgoing message" },
-    ]);
+    throw invalidField(
+      "message_id",
+      "is not an outgoing message",
+      "Only an agent's or bot's message can be answered",
+    );
   }
   return updateMessage(scope, row, message.id, {
     content_attributes: { submitted_values: submitted },

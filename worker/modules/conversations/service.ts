@@ -1,7 +1,7 @@
 import type { ConversationStatus } from "../../db/schema";
 import { commit } from "../../events/commit";
 import type { AnyDomainEvent } from "../../events/types";
-import { ApiError } from "../../lib/errors";
+import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { validateCustomAttributes } from "../custom-attributes/validate";
 import { findInbox, type InboxRow } from "../inboxes/queries";
@@ -28,9 +28,6 @@ import {
   latestContactInbox,
 } from "./queries";
 import type { ConversationCreate } from "./schema.actions";
-
-const invalid = (path: string, message: string) =>
-  new ApiError("validation_failed", `${path} ${message}`, [{ path, message }]);
 
 /** Where the conversation will live: an existing contact inbox, or the source_id of a new one. */
 type Placement = {
@@ -85,7 +82,7 @@ async function place(scope: ConversationScope, input: ConversationCreate): Promi
     ? await findContactInbox(db, inbox.id, input.source_id)
     : await latestContactInbox(db, contact.id, inbox.id);
   if (existing && existing.contactId !== contact.id) {
-    throw invalid("source_id", "should be unique");
+    throw invalidField("source_id", "should be unique");
   }
   const sourceId = existing?.sourceId ?? input.source_id ?? crypto.randomUUID();
   return { inbox, contact, existing: existing ?? null, sourceId };
@@ -100,14 +97,14 @@ export async function checkAssignee(
 ) {
   const standing = await assigneeStanding(scope.deps.db, scope.account.id, inboxId, userId);
   if (!standing || (standing.role !== "administrator" && !standing.inInbox)) {
-    throw invalid(path, "must be an agent of this inbox");
+    throw invalidField(path, "must be an agent of this inbox");
   }
 }
 
 export async function checkTeam(scope: ConversationScope, teamId: number, path = "team_id") {
   const team = await findTeam(scope.deps.db, scope.account.id, teamId);
   if (!team) {
-    throw invalid(path, "is not a team of this account");
+    throw invalidField(path, "is not a team of this account");
   }
   return team;
 }
@@ -229,7 +226,7 @@ export async function createConversation(
     } catch (err) {
       const retryable = clashOn(err, "display_id") || clashOn(err, "source_id");
       if (!retryable || attempt >= 5) {
-        throw clashOn(err, "source_id") ? invalid("source_id", "should be unique") : err;
+        throw clashOn(err, "source_id") ? invalidField("source_id", "should be unique") : err;
       }
     }
   }

@@ -1,7 +1,7 @@
 import type { AttributeDisplayType, AttributeModel } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { ApiError, type ErrorDetail } from "../../lib/errors";
+import { ApiError, type ErrorDetail, invalidField, invalidFields } from "../../lib/errors";
 import { contactFilterFields } from "../filters/contact-fields";
 import { conversationFilterFields } from "../filters/conversation-fields";
 import {
@@ -75,15 +75,12 @@ function ruleProblems(s: Shape): ErrorDetail[] {
 }
 
 const keyTaken = () =>
-  new ApiError("validation_failed", "Attribute key has already been taken", [
-    { path: "attribute_key", message: "has already been taken" },
-  ]);
+  invalidField("attribute_key", "has already been taken", "Attribute key has already been taken");
 
 async function check(deps: Deps, accountId: number, shape: Shape, exceptId = 0) {
   const problems = ruleProblems(shape);
   if (problems.length > 0) {
-    const summary = problems.map((p) => `${p.path} ${p.message}`).join("; ");
-    throw new ApiError("validation_failed", summary, problems);
+    throw invalidFields(problems);
   }
   if (await findDefinitionByKey(deps.db, accountId, shape.model, shape.key, exceptId)) {
     throw keyTaken();

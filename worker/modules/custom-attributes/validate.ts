@@ -1,7 +1,7 @@
 import type { AttributeModel } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { isHttpUrl } from "../../http/schemas/urls";
-import { ApiError, type ErrorDetail } from "../../lib/errors";
+import { type ErrorDetail, invalidFields } from "../../lib/errors";
 import { type DefinitionRow, listDefinitions } from "./queries";
 
 type Checked = { ok: true; value: unknown } | { ok: false; message: string };
@@ -97,8 +97,7 @@ export function checkCustomAttributes(
     }
   }
   if (problems.length > 0) {
-    const summary = problems.map((p) => `${p.path} ${p.message}`).join("; ");
-    throw new ApiError("validation_failed", summary, problems);
+    throw invalidFields(problems);
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import type { Bindings } from "../../env";
-import { ApiError } from "../../lib/errors";
+import { ApiError, invalidField } from "../../lib/errors";
 
 /** Uploads are capped like Chatwoot's attachments (40 MB). */
 export const MAX_UPLOAD_BYTES = 40 * 1024 * 1024;
@@ -35,9 +35,7 @@ export async function storeUpload(
   opts: { field: string; allowedTypes?: readonly string[] },
 ): Promise<StoredFile> {
   if (file.size === 0) {
-    throw new ApiError("validation_failed", `${opts.field} is empty`, [
-      { path: opts.field, message: "file is empty" },
-    ]);
+    throw invalidField(opts.field, "file is empty", `${opts.field} is empty`);
   }
   if (file.size > MAX_UPLOAD_BYTES) {
     throw new ApiError("payload_too_large", `${opts.field} is larger than 40 MB`, [
@@ -46,10 +44,10 @@ export async function storeUpload(
   }
   const contentType = file.type || "application/octet-stream";
   if (opts.allowedTypes && !opts.allowedTypes.includes(contentType)) {
-    throw new ApiError(
-      "validation_failed",
+    throw invalidField(
+      opts.field,
+      `content type ${contentType} is not allowed`,
       `${opts.field} must be one of ${opts.allowedTypes.join(", ")}`,
-      [{ path: opts.field, message: `content type ${contentType} is not allowed` }],
     );
   }
   const key = `${accountId}/${folder}/${crypto.randomUUID()}${extensionOf(file.name)}`;

@@ -1,6 +1,6 @@
 import { and, or, type SQL, sql } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import { ApiError } from "../../lib/errors";
+import { invalidField } from "../../lib/errors";
 import { predicate, type ResolvedField } from "./predicates";
 import {
   type CustomDefinition,
@@ -37,8 +37,8 @@ const BOOLEAN_OPS: readonly FilterOperator[] = ["equal_to", "not_equal_to", ...P
 // Stateless; only used to count the bound parameters of a compiled filter.
 const dialect = new SQLiteSyncDialect();
 
-const invalid = (path: string, message: string) =>
-  new ApiError("validation_failed", message, [{ path, message }]);
+/** The filter's problem alone is the wire message (no path prefix). */
+const invalid = (path: string, message: string) => invalidField(path, message, message);
 
 /** Definition keys are restricted to letters, digits, `_`, `.`, `-`; anything else never compiles. */
 const SAFE_KEY = /^[A-Za-z0-9_.-]{1,255}$/;

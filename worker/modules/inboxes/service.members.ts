@@ -1,5 +1,5 @@
 import type { Deps } from "../../events/deps";
-import { ApiError } from "../../lib/errors";
+import { ApiError, invalidField } from "../../lib/errors";
 import { accountMemberIds } from "../agents/queries";
 import {
   addInboxMembers,
@@ -29,9 +29,7 @@ async function accountUserIds(deps: Deps, accountId: number, userIds: number[]):
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
     const message = `${unknown.join(", ")} ${unknown.length === 1 ? "is not a user" : "are not users"} of this account`;
-    throw new ApiError("validation_failed", `user_ids: ${message}`, [
-      { path: "user_ids", message },
-    ]);
+    throw invalidField("user_ids", message, `user_ids: ${message}`);
   }
   return ids;
 }

@@ -1,6 +1,6 @@
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { ApiError } from "../../lib/errors";
+import { ApiError, invalidField } from "../../lib/errors";
 import {
   deleteLabel as deleteLabelRow,
   findLabel,
@@ -13,9 +13,7 @@ import {
 import { DEFAULT_LABEL_COLOR, type LabelCreate, type LabelUpdate } from "./schema";
 
 const titleTaken = () =>
-  new ApiError("validation_failed", "Title has already been taken", [
-    { path: "title", message: "has already been taken" },
-  ]);
+  invalidField("title", "has already been taken", "Title has already been taken");
 
 export async function loadLabel(deps: Deps, accountId: number, id: number): Promise<LabelRow> {
   const label = await findLabel(deps.db, accountId, id);

@@ -1,5 +1,5 @@
 import { commit, recorderOf } from "../../events/commit";
-import { ApiError } from "../../lib/errors";
+import { invalidField } from "../../lib/errors";
 import type { ConversationRow, ConversationScope } from "../conversations/access";
 import { changedAttributes, changeEvents } from "../conversations/events";
 import { hasActiveBot } from "../conversations/queries";
@@ -80,17 +80,17 @@ export async function createMessage(
   const files = input.files ?? [];
   const content = input.content ?? null;
   if ((content === null || content.trim() === "") && files.length === 0) {
-    throw new ApiError("validation_failed", "content can't be blank", [
-      { path: "content", message: "can't be blank without attachments" },
-    ]);
+    throw invalidField("content", "can't be blank without attachments", "content can't be blank");
   }
   // Visitors write into any inbox; agents may only inject incoming messages into API inboxes.
   if (type === "incoming" && scope.actor.kind !== "contact") {
     const inbox = await findInbox(deps.db, scope.account.id, conversation.inboxId);
     if (inbox?.channelType !== "Channel::Api") {
-      throw new ApiError("validation_failed", "Incoming messages are only allowed in Api inboxes", [
-        { path: "message_type", message: "incoming is only allowed in API inboxes" },
-      ]);
+      throw invalidField(
+        "message_type",
+        "incoming is only allowed in API inboxes",
+        "Incoming messages are only allowed in Api inboxes",
+      );
     }
   }
   const stored = await Promise.all(

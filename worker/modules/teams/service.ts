@@ -1,6 +1,6 @@
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { ApiError } from "../../lib/errors";
+import { ApiError, invalidField } from "../../lib/errors";
 import type { Actor } from "../access-tokens/service";
 import type { AgentRow } from "../agents/queries";
 import {
@@ -27,9 +27,7 @@ export const callerId = (actor: Actor): number | null =>
   actor.kind === "user" ? actor.user.id : null;
 
 const nameTaken = () =>
-  new ApiError("validation_failed", "Name has already been taken", [
-    { path: "name", message: "has already been taken" },
-  ]);
+  invalidField("name", "has already been taken", "Name has already been taken");
 
 export async function loadTeam(deps: Deps, accountId: number, id: number): Promise<TeamRow> {
   const team = await findTeam(deps.db, accountId, id);
@@ -116,9 +114,12 @@ async function checkAccountUsers(deps: Deps, team: TeamRow, userIds: number[]): 
   const known = await accountUserIds(deps.db, team.accountId, ids);
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    throw new ApiError("validation_failed", `Invalid User IDs: ${unknown.join(", ")}`, [
-      { path: "user_ids", message: `not users of this account: ${unknown.join(", ")}` },
-    ]);
+    const list = unknown.join(", ");
+    throw invalidField(
+      "user_ids",
+      `not users of this account: ${list}`,
+      `Invalid User IDs: ${list}`,
+    );
   }
   return ids;
 }

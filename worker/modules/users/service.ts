@@ -1,6 +1,6 @@
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { ApiError } from "../../lib/errors";
+import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { deleteForOwner, findForOwner, insertTokenFor } from "../access-tokens/queries";
 import { findAccount } from "../accounts/queries";
@@ -30,9 +30,7 @@ import {
 import type { UserCreate, UserUpdate } from "./schema";
 
 const emailTaken = () =>
-  new ApiError("validation_failed", "Email has already been taken", [
-    { path: "email", message: "has already been taken" },
-  ]);
+  invalidField("email", "has already been taken", "Email has already been taken");
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
