@@ -2,6 +2,7 @@ import { swaggerUI } from "@hono/swagger-ui";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { accountApi } from "./api/account";
+import { filesApi } from "./api/files";
 import { platformApi } from "./api/platform";
 import { publicApi } from "./api/public";
 import { forgetAuthAfterWrites } from "./http/auth-cache";
@@ -12,7 +13,6 @@ import { services } from "./http/middleware/services";
 import { openApiConfig, securitySchemes } from "./http/openapi";
 import { createRouter } from "./http/router";
 import { ApiError } from "./lib/errors";
-import { fileRoutes } from "./modules/files/routes.public";
 import { MAX_UPLOAD_BYTES } from "./modules/files/storage";
 
 /** JSON bodies above this are refused; uploads get their own limit on their routes. */
@@ -56,7 +56,7 @@ export function createApp() {
   app.route("/", accountApi);
   app.route("/", platformApi);
   app.route("/", publicApi);
-  app.route("/", fileRoutes);
+  app.route("/", filesApi);
 
   app.openAPIRegistry.registerComponent(
     "securitySchemes",

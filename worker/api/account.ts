@@ -7,7 +7,15 @@ import { agentBotAccountRoutes } from "../modules/agent-bots/routes.account";
 import { agentAccountRoutes } from "../modules/agents/routes.account";
 import { automationRuleAccountRoutes } from "../modules/automation-rules/routes.account";
 import { contactAccountRoutes } from "../modules/contacts/routes.account";
-import { conversationAccountRoutes } from "../modules/conversations/routes.account";
+import { contactRelatedRoutes } from "../modules/contacts/routes.related.account";
+import {
+  conversationAccountRoutes,
+  conversationListRoutes,
+} from "../modules/conversations/routes.account";
+import { conversationActionRoutes } from "../modules/conversations/routes.actions.account";
+import { conversationContactRoutes } from "../modules/conversations/routes.contact.account";
+import { conversationFilterRoutes } from "../modules/conversations/routes.filter.account";
+import { conversationLabelRoutes } from "../modules/conversations/routes.labels.account";
 import { customAttributeAccountRoutes } from "../modules/custom-attributes/routes.account";
 import { inboxAccountRoutes } from "../modules/inboxes/routes.account";
 import { inboxMemberAccountRoutes } from "../modules/inboxes/routes.members.account";
@@ -15,6 +23,7 @@ import { labelAccountRoutes } from "../modules/labels/routes.account";
 import { liveAccountRoutes } from "../modules/live/routes.account";
 import { messageAccountRoutes } from "../modules/messages/routes.account";
 import { teamAccountRoutes } from "../modules/teams/routes.account";
+import { teamMemberAccountRoutes } from "../modules/teams/routes.members.account";
 import { webhookAccountRoutes } from "../modules/webhooks/routes.account";
 
 const BASE = "/api/v1/accounts/:account_id";
@@ -27,12 +36,20 @@ accountApi.route(BASE, agentAccountRoutes);
 accountApi.route(BASE, inboxAccountRoutes);
 accountApi.route(BASE, inboxMemberAccountRoutes);
 accountApi.route(BASE, teamAccountRoutes);
+accountApi.route(BASE, teamMemberAccountRoutes);
 accountApi.route(BASE, labelAccountRoutes);
 accountApi.route(BASE, agentBotAccountRoutes);
 accountApi.route(BASE, customAttributeAccountRoutes);
 accountApi.route(BASE, automationRuleAccountRoutes);
 accountApi.route(BASE, messageAccountRoutes);
+// `/conversations/meta` and `/conversations/filter` before `/conversations/{conversation_id}`.
+accountApi.route(BASE, conversationListRoutes);
+accountApi.route(BASE, conversationFilterRoutes);
 accountApi.route(BASE, conversationAccountRoutes);
+accountApi.route(BASE, conversationActionRoutes);
+accountApi.route(BASE, conversationLabelRoutes);
+accountApi.route(BASE, conversationContactRoutes);
 accountApi.route(BASE, contactAccountRoutes);
+accountApi.route(BASE, contactRelatedRoutes);
 accountApi.route(BASE, liveAccountRoutes);
 accountApi.route(BASE, webhookAccountRoutes);

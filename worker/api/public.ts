@@ -1,6 +1,6 @@
-import { createMiddleware } from "hono/factory";
+import { blankJsonIsEmpty } from "../http/body";
 import type { AppEnv } from "../http/context";
-import { publicContact, publicInbox } from "../http/middleware/auth-contact";
+import { publicContact, publicInbox, pubsubContact } from "../http/middleware/auth-contact";
 import {
   publicContactLimit,
   publicIpLimit,
@@ -14,21 +14,9 @@ import { inboxPublicRoutes } from "../modules/inboxes/routes.public";
 import { liveContactRoutes, livePubsubRoutes } from "../modules/live/routes.public";
 import { messagePublicRoutes } from "../modules/messages/routes.public";
 
-const BASE = "/public/api/v1/inboxes/:inbox_identifier";
+const ROOT = "/public/api/v1";
+const BASE = `${ROOT}/inboxes/:inbox_identifier`;
 const CONTACT = `${BASE}/contacts/:contact_identifier`;
-
-/**
- * Chatwoot clients post actions with no body, or a JSON content type and an empty body: both
- * read as `{}` (a malformed non-empty body is still a 400).
- */
-const blankJsonIsEmpty = createMiddleware<AppEnv>(async (c, next) => {
-  const type = c.req.header("content-type") ?? "";
-  if (/^application\/(.+\+)?json/i.test(type) && (await c.req.text()).trim() === "") {
-    // Hono parses JSON from the cached text, so the blank body is read as "{}".
-    c.req.bodyCache.text = Promise.resolve("{}") as unknown as string;
-  }
-  await next();
-});
 
 /**
  * The public API: no token (a stray api_access_token is ignored); the inbox_identifier and the
@@ -39,6 +27,8 @@ export const publicApi = createRouter<AppEnv>();
 publicApi.use(`${BASE}/*`, publicIpLimit, blankJsonIsEmpty, publicInbox);
 publicApi.use(`${CONTACT}/*`, publicContactLimit, publicContact);
 publicApi.post(`${CONTACT}/conversations/:conversation_id/messages`, publicMessageLimit);
+// The live socket opened with a pubsub_token alone: the token names the contact session.
+publicApi.get(`${ROOT}/live`, publicIpLimit, pubsubContact);
 publicApi.route(BASE, inboxPublicRoutes);
 publicApi.route(BASE, contactPublicRoutes);
 publicApi.route(BASE, contactSessionPublicRoutes);
@@ -46,4 +36,4 @@ publicApi.route(BASE, contactEventPublicRoutes);
 publicApi.route(BASE, conversationPublicRoutes);
 publicApi.route(BASE, messagePublicRoutes);
 publicApi.route(BASE, liveContactRoutes);
-publicApi.route("/public/api/v1", livePubsubRoutes);
+publicApi.route(ROOT, livePubsubRoutes);

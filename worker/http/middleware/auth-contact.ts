@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Db } from "../../db/client";
@@ -9,9 +10,10 @@ import {
   type ContactInboxFullRow,
   type ContactRow,
   findContactSession,
+  findContactSessionByPubsubToken,
 } from "../../modules/contacts/queries";
 import type { InboxRow } from "../../modules/inboxes/queries";
-import { findInboxByIdentifier } from "../../modules/inboxes/queries.public";
+import { findInboxById, findInboxByIdentifier } from "../../modules/inboxes/queries.public";
 import type { MessageScope } from "../../modules/messages/service";
 import type { AppEnv } from "../context";
 
@@ -62,6 +64,31 @@ export async function resolvePublicContact(
   return { kind: "contact", contact: found.contact, contactInbox: found.contactInbox };
 }
 
+/** A contact session's pubsub_token, as the live socket takes it in its query. */
+export const PubsubToken = z.string().min(1).max(64);
+
+/**
+ * The contact session a pubsub_token names, with its inbox and account; unknown → 401, the
+ * inbox's account unknown → 404, suspended → 401.
+ */
+export async function resolvePubsubContact(
+  db: Db,
+  pubsubToken: string,
+): Promise<{ inbox: InboxRow; account: AccountRow; actor: ContactActor }> {
+  const session = await findContactSessionByPubsubToken(db, pubsubToken);
+  const inbox = session ? await findInboxById(db, session.contactInbox.inboxId) : undefined;
+  if (!session || !inbox) {
+    throw new ApiError("unauthorized", "Invalid pubsub_token");
+  }
+  const found = await resolvePublicInbox(db, inbox.inboxIdentifier);
+  const actor: ContactActor = {
+    kind: "contact",
+    contact: session.contact,
+    contactInbox: session.contactInbox,
+  };
+  return { ...found, actor };
+}
+
 /**
  * `:inbox_identifier` → c.var.inbox and c.var.account. A stray api_access_token is ignored:
  * the identifiers are the public API's only credentials.
@@ -85,11 +112,32 @@ export const publicContact = createMiddleware<PublicContactEnv>(async (c, next) 
   await next();
 });
 
+/**
+ * `?pubsub_token=` → the contact acting, with its inbox and account, as `publicContact` sets them
+ * (the live socket opened with the token alone). A missing or malformed token is left to the
+ * route's query schema (`PubsubToken`), which answers 422 before the handler runs.
+ */
+export const pubsubContact = createMiddleware<PublicContactEnv>(async (c, next) => {
+  const values = c.req.queries("pubsub_token") ?? [];
+  const token = PubsubToken.safeParse(values.length === 1 ? values[0] : values);
+  if (token.success) {
+    const { inbox, account, actor } = await resolvePubsubContact(c.var.deps.db, token.data);
+    c.set("inbox", inbox);
+    c.set("account", account);
+    c.set("actor", actor);
+    c.set("deps", { ...c.var.deps, performedBy: performerOf(actor) });
+    c.set("role", "contact");
+    c.set("contact", actor.contact);
+    c.set("contactInbox", actor.contactInbox);
+  }
+  await next();
+});
+
 /** The service scope of a public contact-level request (messages and conversations). */
 export const contactScopeOf = (c: Context<PublicContactEnv>): MessageScope => ({
   deps: c.var.deps,
   account: c.var.account,
   actor: c.var.actor,
   role: "contact",
-  origin: new URL(c.req.url).origin,
+  origin: c.var.deps.origin,
 });

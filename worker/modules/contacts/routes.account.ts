@@ -1,15 +1,14 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { jsonOrForm } from "../../http/body";
 import type { AccountEnv } from "../../http/context";
 import { errorResponses } from "../../http/errors";
 import { requireAdmin, requireMember } from "../../http/middleware/require-role";
-import { createRouter, zodDetails } from "../../http/router";
+import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent, unwrapped } from "../../http/schemas/envelopes";
 import { AccountParams } from "../../http/schemas/ids";
-import { ApiError } from "../../lib/errors";
 import { presentContact, presentContactInbox, presentContactPage } from "./presenter";
 import type { ContactRow } from "./queries";
-import { contactRelatedRoutes } from "./routes.related.account";
 import {
   ContactCreatedSchema,
   ContactFilterBody,
@@ -137,57 +136,36 @@ const remove = createRoute({
   responses: { 200: jsonContent(DeletedSchema, "Deleted"), ...errorResponses },
 });
 
-const origin = (c: Context<AccountEnv>) => new URL(c.req.url).origin;
-
 const presentOne = async (c: Context<AccountEnv>, contact: ContactRow) =>
   presentContact(contact, {
     contactInboxes: await contactInboxes(c.var.deps, contact),
-    origin: origin(c),
+    origin: c.var.deps.origin,
   });
-
-const isForm = (c: Context<AccountEnv>) =>
-  /^(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(
-    c.req.header("content-type") ?? "",
-  );
-
-/** Without any body the route's validators ran on nothing: the JSON schema says what is missing. */
-function bodyless<T>(c: Context<AccountEnv>, schema: z.ZodType<T>, json: T): T {
-  if (c.req.header("content-type")) {
-    return json;
-  }
-  const result = schema.safeParse({});
-  if (!result.success) {
-    throw new ApiError("validation_failed", "Request body is missing", zodDetails(result.error));
-  }
-  return result.data;
-}
 
 export const contactAccountRoutes = createRouter<AccountEnv>()
   .openapi(list, async (c) => {
     const q = c.req.valid("query");
     const labels = [q.labels ?? [], q["labels[]"] ?? []].flat();
     const page = await listContacts(c.var.deps, c.var.account.id, { ...q, labels });
-    return c.json(presentContactPage(page, origin(c)), 200);
+    return c.json(presentContactPage(page, c.var.deps.origin), 200);
   })
   .openapi(search, async (c) => {
     const q = c.req.valid("query");
     const labels = [q.labels ?? [], q["labels[]"] ?? []].flat();
     const page = await searchContacts(c.var.deps, c.var.account.id, q.q, { ...q, labels });
-    return c.json(presentContactPage(page, origin(c)), 200);
+    return c.json(presentContactPage(page, c.var.deps.origin), 200);
   })
   .openapi(filter, async (c) => {
     const { payload, page: bodyPage } = c.req.valid("json");
     const request = { page: c.req.valid("query").page ?? bodyPage };
     const page = await filterContacts(c.var.deps, c.var.account.id, payload, request);
-    return c.json(presentContactPage(page, origin(c)), 200);
+    return c.json(presentContactPage(page, c.var.deps.origin), 200);
   })
   .openapi(create, async (c) => {
-    const input = isForm(c)
-      ? c.req.valid("form")
-      : bodyless(c, ContactCreateSchema, c.req.valid("json"));
-    const made = await createContact(c.var.deps, c.var.account.id, input, origin(c));
-    const view = { contactInboxes: [made.contactInbox], origin: origin(c) };
-    const contact_inbox = presentContactInbox(made.contactInbox, origin(c));
+    const input = jsonOrForm(c, { required: ContactCreateSchema });
+    const made = await createContact(c.var.deps, c.var.account.id, input, c.var.deps.origin);
+    const view = { contactInboxes: [made.contactInbox], origin: c.var.deps.origin };
+    const contact_inbox = presentContactInbox(made.contactInbox, c.var.deps.origin);
     return c.json(
       { id: made.contact.id, payload: [presentContact(made.contact, view)], contact_inbox },
       200,
@@ -199,19 +177,18 @@ export const contactAccountRoutes = createRouter<AccountEnv>()
   })
   .openapi(patch, async (c) => {
     const contact = await loadContact(c.var.deps, c.var.account.id, c.req.valid("param").id);
-    const input = isForm(c) ? c.req.valid("form") : c.req.valid("json");
-    const row = await updateContact(c.var.deps, contact, input, origin(c));
+    const input = jsonOrForm(c);
+    const row = await updateContact(c.var.deps, contact, input, c.var.deps.origin);
     return c.json({ payload: await presentOne(c, row) }, 200);
   })
   .openapi(put, async (c) => {
     const contact = await loadContact(c.var.deps, c.var.account.id, c.req.valid("param").id);
-    const input = isForm(c) ? c.req.valid("form") : c.req.valid("json");
-    const row = await updateContact(c.var.deps, contact, input, origin(c));
+    const input = jsonOrForm(c);
+    const row = await updateContact(c.var.deps, contact, input, c.var.deps.origin);
     return c.json({ payload: await presentOne(c, row) }, 200);
   })
   .openapi(remove, async (c) => {
     const contact = await loadContact(c.var.deps, c.var.account.id, c.req.valid("param").id);
     await deleteContact(c.var.deps, contact);
     return c.json({}, 200);
-  })
-  .route("/", contactRelatedRoutes);
+  });

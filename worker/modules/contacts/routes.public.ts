@@ -67,8 +67,8 @@ const update = createRoute({
 
 /** Inbox level: creating a contact needs no contact_identifier yet. */
 export const contactPublicRoutes = createRouter<PublicInboxEnv>().openapi(create, async (c) => {
-  const origin = new URL(c.req.url).origin;
-  const session = await createPublicContact(c.var.deps, c.var.inbox, c.req.valid("json"), origin);
+  const { deps, inbox } = c.var;
+  const session = await createPublicContact(deps, inbox, c.req.valid("json"), deps.origin);
   return c.json(present(session), 200);
 });
 
@@ -79,8 +79,7 @@ export const contactSessionPublicRoutes = createRouter<PublicContactEnv>()
     return c.json(present(session), 200);
   })
   .openapi(update, async (c) => {
-    const origin = new URL(c.req.url).origin;
     const { deps, inbox } = c.var;
-    const session = await updatePublicContact(deps, inbox, c.var, c.req.valid("json"), origin);
+    const session = await updatePublicContact(deps, inbox, c.var, c.req.valid("json"), deps.origin);
     return c.json(present(session), 200);
   });

@@ -68,7 +68,6 @@ const addInbox = createRoute({
 });
 
 const load = (c: Context<AccountEnv>, id: number) => loadContact(c.var.deps, c.var.account.id, id);
-const origin = (c: Context<AccountEnv>) => new URL(c.req.url).origin;
 
 export const contactRelatedRoutes = createRouter<AccountEnv>()
   .openapi(labels, async (c) => {
@@ -82,10 +81,10 @@ export const contactRelatedRoutes = createRouter<AccountEnv>()
   })
   .openapi(inboxes, async (c) => {
     const rows = await contactInboxes(c.var.deps, await load(c, c.req.valid("param").id));
-    return c.json({ payload: rows.map((r) => presentContactInbox(r, origin(c))) }, 200);
+    return c.json({ payload: rows.map((r) => presentContactInbox(r, c.var.deps.origin)) }, 200);
   })
   .openapi(addInbox, async (c) => {
     const contact = await load(c, c.req.valid("param").id);
     const row = await addContactInbox(c.var.deps, contact, c.req.valid("json"));
-    return c.json(presentContactInbox(row, origin(c)), 200);
+    return c.json(presentContactInbox(row, c.var.deps.origin), 200);
   });

@@ -7,10 +7,6 @@ import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { AccountParams } from "../../http/schemas/ids";
 import { scopeOf, viewOf } from "../../http/scope";
 import { loadConversationFor } from "./access";
-import { conversationActionRoutes } from "./routes.actions.account";
-import { conversationContactRoutes } from "./routes.contact.account";
-import { conversationFilterRoutes } from "./routes.filter.account";
-import { conversationLabelRoutes } from "./routes.labels.account";
 import {
   ConversationListQuery,
   ConversationListSchema,
@@ -81,7 +77,8 @@ const update = createRoute({
   responses: { 200: jsonContent(ConversationSchema, "The conversation"), ...errorResponses },
 });
 
-export const conversationAccountRoutes = createRouter<AccountEnv>()
+/** The list and its counts: mounted before `/conversations/{conversation_id}` (api/account.ts). */
+export const conversationListRoutes = createRouter<AccountEnv>()
   .openapi(list, async (c) => {
     const { counts, rows } = await listConversations(scopeOf(c), c.req.valid("query"));
     const payload = await presentConversations(viewOf(c), rows);
@@ -90,15 +87,16 @@ export const conversationAccountRoutes = createRouter<AccountEnv>()
   .openapi(meta, async (c) => {
     const counts = await countOnly(scopeOf(c), c.req.valid("query"));
     return c.json({ data: { meta: counts } }, 200);
-  })
-  // Registered before the `{conversation_id}` routes, so `filter` is not taken for an id.
-  .route("/", conversationFilterRoutes)
+  });
+
+/** One conversation: get, create, update. */
+export const conversationAccountRoutes = createRouter<AccountEnv>()
   .openapi(show, async (c) => {
     const row = await loadConversationFor(scopeOf(c), c.req.valid("param").conversation_id);
     return c.json(await presentOne(viewOf(c), row), 200);
   })
   .openapi(create, async (c) => {
-    const scope = { ...scopeOf(c), origin: new URL(c.req.url).origin };
+    const scope = { ...scopeOf(c), origin: c.var.deps.origin };
     const row = await createWithMessage(scope, c.req.valid("json"));
     return c.json(await presentOne(viewOf(c), row), 200);
   })
@@ -107,7 +105,4 @@ export const conversationAccountRoutes = createRouter<AccountEnv>()
     const current = await loadConversationFor(scope, c.req.valid("param").conversation_id);
     const row = await updateConversation(scope, current, c.req.valid("json"));
     return c.json(await presentOne(viewOf(c), row), 200);
-  })
-  .route("/", conversationActionRoutes)
-  .route("/", conversationLabelRoutes)
-  .route("/", conversationContactRoutes);
+  });

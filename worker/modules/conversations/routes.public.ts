@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { jsonOrForm } from "../../http/body";
 import { errorResponses } from "../../http/errors";
 import { contactScopeOf, type PublicContactEnv } from "../../http/middleware/auth-contact";
 import { rateLimitResponses } from "../../http/middleware/rate-limit";
@@ -29,10 +30,7 @@ const tags = ["Public API"];
 const BASE = "/contacts/{contact_identifier}/conversations";
 const ONE = `${BASE}/{conversation_id}`;
 
-const viewOf = (c: Context<PublicContactEnv>) => ({
-  db: c.var.deps.db,
-  origin: new URL(c.req.url).origin,
-});
+const viewOf = (c: Context<PublicContactEnv>) => ({ db: c.var.deps.db, origin: c.var.deps.origin });
 
 const presentOne = (c: Context<PublicContactEnv>, row: ConversationRow) =>
   presentPublicOne(viewOf(c), row, c.var.contact);
@@ -133,14 +131,9 @@ const seen = createRoute({
   },
 });
 
-const isForm = (c: Context) =>
-  /^(multipart\/form-data|application\/x-www-form-urlencoded)/.test(
-    c.req.header("content-type") ?? "",
-  );
-
 export const conversationPublicRoutes = createRouter<PublicContactEnv>()
   .openapi(create, async (c) => {
-    const body = isForm(c) ? c.req.valid("form") : c.req.valid("json");
+    const body = jsonOrForm(c);
     const row = await createOwnConversation(contactScopeOf(c), body.custom_attributes);
     return c.json(await presentOne(c, row), 200);
   })

@@ -116,7 +116,7 @@ function caller(c: Context<AccountEnv>): InboxCaller {
 }
 
 const view = (c: Context<AccountEnv>) => ({
-  origin: new URL(c.req.url).origin,
+  origin: c.var.deps.origin,
   admin: c.var.role === "administrator",
 });
 

@@ -1,19 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../http/context";
+import type { Context } from "hono";
 import { errorResponses } from "../../http/errors";
 import {
   contactScopeOf,
   type PublicContactEnv,
-  resolvePublicInbox,
+  PubsubToken,
 } from "../../http/middleware/auth-contact";
-import { publicIpLimit } from "../../http/middleware/rate-limit";
 import { createRouter } from "../../http/router";
 import { IdParam } from "../../http/schemas/ids";
 import { ApiError } from "../../lib/errors";
 import type { SocketIdentity } from "../../realtime/protocol";
-import { findContactSessionByPubsubToken } from "../contacts/queries";
 import { loadOwnConversation } from "../conversations/service.public";
-import { findInboxById } from "../inboxes/queries.public";
 import { roomFor } from "../messages/room";
 import { LiveQuery, upgradeResponse } from "./schema";
 import { assertUpgrade, forward } from "./service";
@@ -49,6 +46,13 @@ const room = createRoute({
   responses: { ...upgradeResponse, ...errorResponses },
 });
 
+/** The visitor joins the room of one of its conversations. */
+async function joinRoom(c: Context<PublicContactEnv>, conversationId: number, after?: number) {
+  const conversation = await loadOwnConversation(contactScopeOf(c), conversationId);
+  const stub = roomFor(c.env, c.var.account.id, conversation.id);
+  return stub.fetch(forward(c.req.raw, contactIdentity(c.var.contact), after, conversation));
+}
+
 /** Under /public/api/v1/inboxes/{inbox_identifier}: the contact middlewares already ran. */
 export const liveContactRoutes = createRouter<PublicContactEnv>().openapi(room, async (c) => {
   assertUpgrade(c.req.raw);
@@ -57,14 +61,7 @@ export const liveContactRoutes = createRouter<PublicContactEnv>().openapi(room, 
   if (pubsub_token !== undefined && pubsub_token !== c.var.contactInbox.pubsubToken) {
     throw new ApiError("unauthorized", "Invalid pubsub_token");
   }
-  const conversation = await loadOwnConversation(
-    contactScopeOf(c),
-    c.req.valid("param").conversation_id,
-  );
-  const stub = roomFor(c.env, c.var.account.id, conversation.id);
-  return stub.fetch(
-    forward(c.req.raw, contactIdentity(c.var.contact), after, conversation),
-  ) as never;
+  return (await joinRoom(c, c.req.valid("param").conversation_id, after)) as never;
 });
 
 const byToken = createRoute({
@@ -72,42 +69,18 @@ const byToken = createRoute({
   path: "/live",
   tags,
   summary: "Open the visitor's live socket with its pubsub_token alone",
-  middleware: [publicIpLimit] as const,
   request: {
     query: LiveQuery.extend({
-      pubsub_token: z.string().min(1).max(64),
+      pubsub_token: PubsubToken,
       conversation_id: z.coerce.number().int().positive(),
     }),
   },
   responses: { ...upgradeResponse, ...errorResponses },
 });
 
-/** Under /public/api/v1: the pubsub_token names the contact session (and so inbox and account). */
-export const livePubsubRoutes = createRouter<AppEnv>().openapi(byToken, async (c) => {
+/** Under /public/api/v1: `pubsubContact` resolved the contact session the token names. */
+export const livePubsubRoutes = createRouter<PublicContactEnv>().openapi(byToken, async (c) => {
   assertUpgrade(c.req.raw);
-  const { pubsub_token, conversation_id, after } = c.req.valid("query");
-  const { db } = c.var.deps;
-  const session = await findContactSessionByPubsubToken(db, pubsub_token);
-  const inbox = session ? await findInboxById(db, session.contactInbox.inboxId) : undefined;
-  if (!session || !inbox) {
-    throw new ApiError("unauthorized", "Invalid pubsub_token");
-  }
-  const { account } = await resolvePublicInbox(db, inbox.inboxIdentifier);
-  const actor = {
-    kind: "contact" as const,
-    contact: session.contact,
-    contactInbox: session.contactInbox,
-  };
-  const scope = {
-    deps: c.var.deps,
-    account,
-    actor,
-    role: "contact" as const,
-    origin: new URL(c.req.url).origin,
-  };
-  const conversation = await loadOwnConversation(scope, conversation_id);
-  const stub = roomFor(c.env, account.id, conversation.id);
-  return stub.fetch(
-    forward(c.req.raw, contactIdentity(session.contact), after, conversation),
-  ) as never;
+  const { conversation_id, after } = c.req.valid("query");
+  return (await joinRoom(c, conversation_id, after)) as never;
 });

@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { jsonOrForm, MULTIPART_ONLY } from "../../http/body";
 import type { AccountEnv } from "../../http/context";
 import { errorResponses } from "../../http/errors";
 import { requireMember } from "../../http/middleware/require-role";
 import { createRouter } from "../../http/router";
 import { jsonContent } from "../../http/schemas/envelopes";
 import { accountParams, IdParam } from "../../http/schemas/ids";
-import { ApiError } from "../../lib/errors";
 import { loadConversationFor } from "../conversations/access";
 import { MessageSchema } from "./schema";
 import {
@@ -38,7 +38,7 @@ const scopeOf = (c: Context<AccountEnv>) => ({
   account: c.var.account,
   actor: c.var.actor,
   role: c.var.role,
-  origin: new URL(c.req.url).origin,
+  origin: c.var.deps.origin,
 });
 
 // Chatwoot: GET /api/v1/accounts/{a}/conversations/{id}/messages
@@ -107,8 +107,7 @@ export const messageAccountRoutes = createRouter<AccountEnv>()
   .openapi(create, async (c) => {
     const scope = scopeOf(c);
     const conversation = await loadConversationFor(scope, c.req.valid("param").conversation_id);
-    const isForm = (c.req.header("content-type") ?? "").startsWith("multipart/form-data");
-    const body = isForm ? c.req.valid("form") : c.req.valid("json");
+    const body = jsonOrForm(c, { form: MULTIPART_ONLY });
     const { message, duplicate, presented } = await createMessage(scope, conversation, {
       ...toInput(body),
       idempotencyKey: c.req.valid("header")["idempotency-key"],
@@ -144,12 +143,6 @@ const TYPE_NAMES = { 0: "incoming", 1: "outgoing", 3: "template" } as const;
 
 function toInput(body: MessageCreateJson & { attachments?: File[] }) {
   const type = body.message_type;
-  const files = body.attachments ?? [];
-  if (files.length === 0 && body.content === undefined) {
-    throw new ApiError("validation_failed", "content can't be blank", [
-      { path: "content", message: "can't be blank without attachments" },
-    ]);
-  }
   return {
     content: body.content,
     messageType: typeof type === "number" ? TYPE_NAMES[type] : type,
@@ -157,6 +150,6 @@ function toInput(body: MessageCreateJson & { attachments?: File[] }) {
     contentType: body.content_type,
     contentAttributes: body.content_attributes,
     echoId: body.echo_id,
-    files,
+    files: body.attachments ?? [],
   };
 }

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { jsonOrForm, MULTIPART_ONLY } from "../../http/body";
 import { errorResponses } from "../../http/errors";
 import { contactScopeOf, type PublicContactEnv } from "../../http/middleware/auth-contact";
 import { rateLimitResponses } from "../../http/middleware/rate-limit";
@@ -117,13 +118,10 @@ const update = createRoute({
 
 const present = async (c: Context<PublicContactEnv>, row: ConversationRow, rows: MessageRow[]) =>
   presentPublicMessages(
-    { db: c.var.deps.db, origin: new URL(c.req.url).origin },
+    { db: c.var.deps.db, origin: c.var.deps.origin },
     rows,
     new Map([[row.id, row.displayId]]),
   );
-
-const isMultipart = (c: Context) =>
-  (c.req.header("content-type") ?? "").startsWith("multipart/form-data");
 
 export const messagePublicRoutes = createRouter<PublicContactEnv>()
   .openapi(list, async (c) => {
@@ -136,9 +134,7 @@ export const messagePublicRoutes = createRouter<PublicContactEnv>()
     const scope = contactScopeOf(c);
     const row = await loadOwnConversation(scope, c.req.valid("param").conversation_id);
     // The form's validated type loses `attachments` (zod preprocess); it is there at run time.
-    const body: PublicMessageCreateBody = isMultipart(c)
-      ? c.req.valid("form")
-      : c.req.valid("json");
+    const body: PublicMessageCreateBody = jsonOrForm(c, { form: MULTIPART_ONLY });
     const { message, presentedPublic } = await sendAsContact(scope, row, {
       content: body.content,
       echoId: body.echo_id,

@@ -6,7 +6,6 @@ import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent, unwrapped } from "../../http/schemas/envelopes";
 import { AccountParams } from "../../http/schemas/ids";
 import { presentTeam } from "./presenter";
-import { teamMemberAccountRoutes } from "./routes.members.account";
 import {
   TeamCreateSchema,
   TeamListSchema,
@@ -109,5 +108,4 @@ export const teamAccountRoutes = createRouter<AccountEnv>()
     const team = await loadTeam(c.var.deps, c.var.account.id, c.req.valid("param").team_id);
     await deleteTeam(c.var.deps, team);
     return c.json({} as z.infer<typeof DeletedSchema>, 200);
-  })
-  .route("/", teamMemberAccountRoutes);
+  });

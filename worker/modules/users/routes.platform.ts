@@ -5,7 +5,6 @@ import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { idParams } from "../../http/schemas/ids";
 import { presentUser } from "./presenter";
-import { accountUserPlatformRoutes } from "./routes.account-users.platform";
 import { UserCreateSchema, UserSchema, UserUpdateSchema } from "./schema";
 import { createUser, deleteUser, findPermittedUser, loadUserView, updateUser } from "./service";
 
@@ -73,5 +72,3 @@ export const userPlatformRoutes = createRouter<PlatformEnv>()
     await deleteUser(c.var.deps, user);
     return c.json({} as z.infer<typeof DeletedSchema>, 200);
   });
-
-userPlatformRoutes.route("/", accountUserPlatformRoutes);
