@@ -4,16 +4,13 @@ import { errorResponses } from "../../http/errors";
 import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { idParams } from "../../http/schemas/ids";
-import { ApiError } from "../../lib/errors";
-import { assertPermitted } from "../platform-apps/policy";
 import { presentPlatformAccount } from "./presenter";
-import { findAccount } from "./queries";
 import {
   PlatformAccountCreateSchema,
   PlatformAccountSchema,
   PlatformAccountUpdateSchema,
 } from "./schema";
-import { createAccount, deleteAccount, updateFromPlatform } from "./service";
+import { createAccount, deleteAccount, loadPlatformAccount, updateFromPlatform } from "./service";
 
 const tags = ["Platform: accounts"];
 
@@ -57,14 +54,8 @@ const remove = createRoute({
   responses: { 200: jsonContent(DeletedSchema, "Deleted"), ...errorResponses },
 });
 
-async function loadPermitted(c: { var: PlatformEnv["Variables"] }, id: number) {
-  await assertPermitted(c.var.deps, c.var.platformAppId, "Account", id);
-  const account = await findAccount(c.var.deps.db, id);
-  if (!account) {
-    throw new ApiError("not_found");
-  }
-  return account;
-}
+const loadPermitted = (c: { var: PlatformEnv["Variables"] }, id: number) =>
+  loadPlatformAccount(c.var.deps, c.var.platformAppId, id);
 
 const version = (env: PlatformEnv["Bindings"]) => env.SERVICE_VERSION ?? null;
 

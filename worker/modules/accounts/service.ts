@@ -2,10 +2,12 @@ import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { pickDefined } from "../../lib/patch";
 import { deleteBotTokensOfAccount } from "../agent-bots/queries";
+import { assertPermitted } from "../platform-apps/policy";
 import { permitLastInserted, revokeAll } from "../platform-apps/queries";
 import {
   type AccountRow,
   deleteAccount as deleteAccountRow,
+  findAccount,
   insertAccount,
   type NewAccount,
   updateAccount as updateAccountRow,
@@ -52,6 +54,20 @@ export async function createAccount(
     throw new ApiError("internal_error");
   }
   return row;
+}
+
+/** An account the platform app created; any other (or none) answers 404. */
+export async function loadPlatformAccount(
+  deps: Deps,
+  platformAppId: number,
+  id: number,
+): Promise<AccountRow> {
+  await assertPermitted(deps, platformAppId, "Account", id);
+  const account = await findAccount(deps.db, id);
+  if (!account) {
+    throw new ApiError("not_found");
+  }
+  return account;
 }
 
 export async function updateFromPlatform(

@@ -8,10 +8,9 @@ import { AccountParams, accountParams, IdParam } from "../../http/schemas/ids";
 import { scopeOf } from "../../http/scope";
 import { loadConversationFor } from "../conversations/access";
 import { setTyping } from "../conversations/service.typing";
-import { listMemberInboxes } from "../inboxes/queries";
 import { roomFor } from "../messages/room";
 import { LiveQuery, TypingSchema, upgradeResponse } from "./schema";
-import { agentIdentity, assertUpgrade, forward } from "./service";
+import { agentIdentity, assertUpgrade, feedListener, forward } from "./service";
 import { feedFor } from "./stubs";
 
 const tags = ["Realtime"];
@@ -72,14 +71,7 @@ export const liveAccountRoutes = createRouter<AccountEnv>()
   })
   .openapi(feed, async (c) => {
     assertUpgrade(c.req.raw);
-    const identity = agentIdentity(c.var.actor);
-    const inboxIds =
-      c.var.role === "administrator"
-        ? null
-        : (await listMemberInboxes(c.var.deps.db, c.var.account.id, identity.id)).map(
-            (r) => r.inbox.id,
-          );
-    const listener = { userId: identity.id, name: identity.name, inboxIds };
+    const listener = await feedListener(c.var.deps.db, c.var.account.id, c.var.actor, c.var.role);
     return feedFor(c.env, c.var.account.id).fetch(forward(c.req.raw, listener)) as never;
   })
   .openapi(typing, async (c) => {

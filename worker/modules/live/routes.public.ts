@@ -9,20 +9,12 @@ import {
 import { createRouter } from "../../http/router";
 import { IdParam } from "../../http/schemas/ids";
 import { ApiError } from "../../lib/errors";
-import type { SocketIdentity } from "../../realtime/protocol";
 import { loadOwnConversation } from "../conversations/service.public";
 import { roomFor } from "../messages/room";
 import { LiveQuery, upgradeResponse } from "./schema";
-import { assertUpgrade, forward } from "./service";
+import { assertUpgrade, contactIdentity, forward } from "./service";
 
 const tags = ["Realtime"];
-
-const contactIdentity = (contact: { id: number; name: string }): SocketIdentity => ({
-  role: "contact",
-  kind: "contact",
-  id: contact.id,
-  name: contact.name,
-});
 
 const ContactLiveParams = z.object({
   inbox_identifier: z.string().openapi({ param: { name: "inbox_identifier", in: "path" } }),

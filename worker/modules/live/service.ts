@@ -1,3 +1,4 @@
+import type { Db } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import type { SocketIdentity } from "../../realtime/protocol";
 import {
@@ -5,7 +6,8 @@ import {
   type RoomConversation,
   roomConversation,
 } from "../../realtime/room-typing";
-import type { Actor } from "../access-tokens/service";
+import type { AccountRole, Actor } from "../access-tokens/service";
+import { listMemberInboxes } from "../inboxes/queries";
 
 /** Only WebSocket upgrades reach the rooms. */
 export function assertUpgrade(request: Request): void {
@@ -24,6 +26,24 @@ export function agentIdentity(actor: Actor): SocketIdentity {
     return { role: "agent", kind: "agent_bot", id: actor.bot.id, name: actor.bot.name };
   }
   throw new ApiError("forbidden");
+}
+
+/** The visitor side of a room. */
+export const contactIdentity = (contact: { id: number; name: string }): SocketIdentity => ({
+  role: "contact",
+  kind: "contact",
+  id: contact.id,
+  name: contact.name,
+});
+
+/** Who listens to the account feed, and the inboxes it may hear of (null: all, administrators). */
+export async function feedListener(db: Db, accountId: number, actor: Actor, role: AccountRole) {
+  const identity = agentIdentity(actor);
+  const inboxIds =
+    role === "administrator"
+      ? null
+      : (await listMemberInboxes(db, accountId, identity.id)).map((r) => r.inbox.id);
+  return { userId: identity.id, name: identity.name, inboxIds };
 }
 
 /**
