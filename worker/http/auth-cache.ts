@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Db } from "../db/client";
+import type { AccountRow } from "../db/schema";
 import { TtlCache } from "../lib/ttl-cache";
 import { type Actor, resolveToken } from "../modules/access-tokens/service";
-import type { AccountRow } from "../modules/accounts/queries";
 import type { AccountRole, AppEnv } from "./context";
 
 /**

@@ -1,7 +1,7 @@
+import type { AccountRow } from "../db/schema";
 import type { Bindings } from "../env";
 import type { Deps } from "../events/deps";
 import type { AccountRole, Actor } from "../modules/access-tokens/service";
-import type { AccountRow } from "../modules/accounts/queries";
 
 export type { AccountRole };
 

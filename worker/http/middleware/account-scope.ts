@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import type { AccountRow } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
-import { type AccountRow, findAccountWithMember } from "../../modules/accounts/queries";
+import { findAccountWithMember } from "../../modules/accounts/queries";
 import { botServesAccount } from "../../modules/agent-bots/queries";
 import { authCache } from "../auth-cache";
 import type { AccountEnv, AccountRole } from "../context";

@@ -2,17 +2,15 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Db } from "../../db/client";
+import type { AccountRow, ContactInboxRow, ContactRow, InboxRow } from "../../db/schema";
 import type { Bindings } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { type Actor, performerOf } from "../../modules/access-tokens/service";
-import { type AccountRow, findAccount } from "../../modules/accounts/queries";
+import { findAccount } from "../../modules/accounts/queries";
 import {
-  type ContactInboxFullRow,
-  type ContactRow,
   findContactSession,
   findContactSessionByPubsubToken,
 } from "../../modules/contacts/queries";
-import type { InboxRow } from "../../modules/inboxes/queries";
 import { findInboxById, findInboxByIdentifier } from "../../modules/inboxes/queries.public";
 import type { MessageScope } from "../../modules/messages/service";
 import type { AppEnv } from "../context";
@@ -31,7 +29,7 @@ export type PublicContactEnv = {
     actor: ContactActor;
     role: "contact";
     contact: ContactRow;
-    contactInbox: ContactInboxFullRow;
+    contactInbox: ContactInboxRow;
   };
 };
 

@@ -1,6 +1,5 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { AccessTokenRow } from "../../db/schema";
 import { accessTokens, agentBots, type TokenOwnerType, users } from "../../db/schema";
 
 export const findByToken = (db: Db, token: string) =>
@@ -77,5 +76,3 @@ export function findTokenWithOwner(db: Db, token: string) {
       .where(eq(agentBots.id, ownerOf("AgentBot"))),
   ]);
 }
-
-export type { AccessTokenRow };

@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
+import type { AccountRow } from "../../db/schema";
 import { isoFromSeconds } from "../../lib/time";
-import type { AccountRow } from "./queries";
 import { ACCOUNT_FEATURES, type AccountSchema, type PlatformAccountSchema } from "./schema";
 
 function features(row: AccountRow): Record<string, boolean> {

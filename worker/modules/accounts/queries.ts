@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { AccountRow } from "../../db/schema";
 import { accounts, accountUsers } from "../../db/schema";
 
 export type NewAccount = typeof accounts.$inferInsert;
@@ -27,5 +26,3 @@ export async function findAccountWithMember(db: Db, accountId: number, userId: n
   ]);
   return [account, membership] as const;
 }
-
-export type { AccountRow };

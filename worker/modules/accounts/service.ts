@@ -1,3 +1,4 @@
+import type { AccountRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { pickDefined } from "../../lib/patch";
@@ -5,7 +6,6 @@ import { deleteBotTokensOfAccount } from "../agent-bots/queries";
 import { assertPermitted } from "../platform-apps/policy";
 import { permitLastInserted, revokeAll } from "../platform-apps/queries";
 import {
-  type AccountRow,
   deleteAccount as deleteAccountRow,
   findAccount,
   insertAccount,

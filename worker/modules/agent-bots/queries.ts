@@ -101,5 +101,3 @@ export const deleteBot = (db: Db, id: number) => db.delete(agentBots).where(eq(a
  */
 export const botIdBySecret = (db: Db, secret: string) =>
   sql`(${db.select({ id: agentBots.id }).from(agentBots).where(eq(agentBots.secret, secret))})`;
-
-export type { AgentBotRow };

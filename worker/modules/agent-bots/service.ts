@@ -1,3 +1,4 @@
+import type { AgentBotRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { randomBase64, secureToken } from "../../lib/ids";
@@ -7,7 +8,6 @@ import { assertPermitted } from "../platform-apps/policy";
 import { isPermitted, permitLastInserted, revokeAll } from "../platform-apps/queries";
 import { checkReceiverUrl } from "../webhooks/service";
 import {
-  type AgentBotRow,
   type BotWithToken,
   botIdBySecret,
   deleteBot as deleteBotRow,

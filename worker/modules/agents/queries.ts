@@ -1,13 +1,12 @@
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { AccountUserRow, UserRow } from "../../db/schema";
 import { accessTokens, accountUsers, users } from "../../db/schema";
 
-export type AgentUserRow = typeof users.$inferSelect;
-export type MembershipRow = typeof accountUsers.$inferSelect;
 export type NewMembership = typeof accountUsers.$inferInsert;
 
 /** A user as a member of one account: what the agent presenter needs. */
-export type AgentRow = { user: AgentUserRow; membership: MembershipRow };
+export type AgentRow = { user: UserRow; membership: AccountUserRow };
 
 const agentColumns = { user: users, membership: accountUsers };
 

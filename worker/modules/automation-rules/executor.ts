@@ -1,7 +1,11 @@
-import type { ConversationPriority, ConversationStatus } from "../../db/schema";
+import type {
+  AccountRow,
+  ConversationPriority,
+  ConversationStatus,
+  RuleRow,
+} from "../../db/schema";
 import type { Deps } from "../../events/deps";
-import type { AccountRow } from "../accounts/queries";
-import { type ConversationRow, findById } from "../conversations/queries";
+import { findById } from "../conversations/queries";
 import {
   assign,
   listLabels,
@@ -15,7 +19,6 @@ import { isNil, isRuleAction, type RuleActionName } from "./actions";
 import type { ActionContext } from "./context";
 import type { Mailer } from "./mailer";
 import { emailTeams, emailTranscript, postWebhookEvent, sendAttachments } from "./notify";
-import type { RuleRow } from "./queries";
 import type { RuleActionInput } from "./schema";
 
 type Handler = (ctx: ActionContext, params: unknown[]) => Promise<unknown>;

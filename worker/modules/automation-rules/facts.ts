@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
+import type { ConversationRow } from "../../db/schema";
 import { MESSAGE_TYPES } from "../../db/schema";
-import { type ConversationRow, findById, findContact, labelsOf } from "../conversations/queries";
+import { findById, findContact, labelsOf } from "../conversations/queries";
 import { listDefinitions } from "../custom-attributes/queries";
 import { findMessage } from "../messages/queries";
 import { customDefinitions, type Facts } from "./fields";

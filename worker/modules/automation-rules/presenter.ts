@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { RuleRow } from "./queries";
+import type { RuleRow } from "../../db/schema";
 import type { RuleSchema } from "./schema";
 
 type Rule = z.infer<typeof RuleSchema>;

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, lte } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { AttachmentRow, RuleRow } from "../../db/schema";
+import type { AttachmentRow } from "../../db/schema";
 import { attachments, automationRules, automationRuns, teams } from "../../db/schema";
 
 export type NewRule = typeof automationRules.$inferInsert;
@@ -101,5 +101,3 @@ export async function accountAttachments(db: Db, accountId: number, ids: number[
   }
   return found;
 }
-
-export type { AttachmentRow, RuleRow };

@@ -1,3 +1,4 @@
+import type { RuleRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { PAGE_SIZE, pageOffset } from "../../http/schemas/pagination";
 import { ApiError, type ErrorDetail, invalidFields } from "../../lib/errors";
@@ -8,7 +9,6 @@ import {
   findRule,
   insertRule,
   type NewRule,
-  type RuleRow,
   rulePage,
   updateRule as updateRuleRow,
 } from "./queries";

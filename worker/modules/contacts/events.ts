@@ -1,5 +1,6 @@
+import type { ContactRow } from "../../db/schema";
 import type { AnyDomainEvent, ChangedAttributes } from "../../events/types";
-import type { ContactRow, NewContact } from "./queries";
+import type { NewContact } from "./queries";
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
+import type { ContactRow } from "../../db/schema";
 import type { ContactWebhook } from "../webhooks/schema.payloads";
-import type { ContactInboxRow, ContactRow } from "./queries";
+import type { ContactInboxWithInbox } from "./queries";
 import type { ContactInboxSchema, ContactPageSchema, ContactSchema } from "./schema";
 import type { PublicContact, PublicContactSession } from "./schema.public";
 
@@ -9,7 +10,7 @@ type ContactInboxJson = z.infer<typeof ContactInboxSchema>;
 
 export type ContactView = {
   /** The contact's contact_inboxes (the other contacts' rows are ignored). */
-  contactInboxes: readonly ContactInboxRow[];
+  contactInboxes: readonly ContactInboxWithInbox[];
   /** Request origin: stored avatar paths ("/files/…") become absolute URLs. */
   origin: string;
 };
@@ -19,7 +20,7 @@ const absolute = (url: string | null, origin: string) =>
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 
-export function presentContactInbox(row: ContactInboxRow, origin: string): ContactInboxJson {
+export function presentContactInbox(row: ContactInboxWithInbox, origin: string): ContactInboxJson {
   return {
     source_id: row.sourceId,
     inbox: {
@@ -68,7 +69,7 @@ export function presentContact(row: ContactRow, view: ContactView): ContactJson 
 /** A page of contacts; `inboxes` holds the contact_inboxes of every contact on the page. */
 export const presentContacts = (
   rows: readonly ContactRow[],
-  inboxes: readonly ContactInboxRow[],
+  inboxes: readonly ContactInboxWithInbox[],
   origin: string,
 ) => rows.map((row) => presentContact(row, { contactInboxes: inboxes, origin }));
 
@@ -76,7 +77,7 @@ export const presentContacts = (
 export const presentContactPage = (
   page: {
     rows: readonly ContactRow[];
-    inboxes: readonly ContactInboxRow[];
+    inboxes: readonly ContactInboxWithInbox[];
     total: number;
     currentPage: string | number;
   },

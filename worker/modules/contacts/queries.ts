@@ -8,7 +8,7 @@ export type NewContact = typeof contacts.$inferInsert;
 export type NewContactInbox = typeof contactInboxes.$inferInsert;
 
 /** A contact_inbox with the inbox fields the contact record shows. */
-export type ContactInboxRow = {
+export type ContactInboxWithInbox = {
   contactId: number;
   sourceId: string;
   inbox: { id: number; avatarUrl: string | null; name: string; channelType: string };
@@ -106,7 +106,7 @@ export async function contactPage(
 }
 
 /** The contact_inboxes of many contacts in one query. */
-export const contactInboxesOf = (db: Db, contactIds: number[]): Promise<ContactInboxRow[]> =>
+export const contactInboxesOf = (db: Db, contactIds: number[]): Promise<ContactInboxWithInbox[]> =>
   contactIds.length === 0
     ? Promise.resolve([])
     : db
@@ -235,8 +235,6 @@ export async function replaceContactLabels(db: Db, contactId: number, titles: st
 
 // --- public API -----------------------------------------------------------------------------
 
-export type ContactInboxFullRow = typeof contactInboxes.$inferSelect;
-
 /** A public-API session: the contact_inbox of `sourceId` in the inbox, and its contact. */
 export const findContactSession = (db: Db, inboxId: number, sourceId: string) =>
   db
@@ -268,5 +266,3 @@ export const markHmacVerified = (db: Db, contactInboxId: number, at: number) =>
     .set({ hmacVerified: true, updatedAt: at })
     .where(eq(contactInboxes.id, contactInboxId))
     .returning();
-
-export type { ContactRow };

@@ -1,5 +1,6 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { ContactRow } from "../../db/schema";
 import { jsonOrForm } from "../../http/body";
 import type { AccountEnv } from "../../http/context";
 import { errorResponses } from "../../http/errors";
@@ -8,7 +9,6 @@ import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent, unwrapped } from "../../http/schemas/envelopes";
 import { AccountParams } from "../../http/schemas/ids";
 import { presentContact, presentContactInbox, presentContactPage } from "./presenter";
-import type { ContactRow } from "./queries";
 import {
   ContactCreatedSchema,
   ContactFilterBody,

@@ -1,12 +1,12 @@
 import type { SQL } from "drizzle-orm";
+import type { ContactRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { invalidField } from "../../lib/errors";
 import { listDefinitions } from "../custom-attributes/queries";
 import { compileFilter } from "../filters/compile";
 import { contactFilterFields } from "../filters/contact-fields";
 import {
-  type ContactInboxRow,
-  type ContactRow,
+  type ContactInboxWithInbox,
   type ContactSort,
   contactConditions,
   contactInboxesOf,
@@ -23,7 +23,7 @@ export const DEFAULT_SORT: ContactSort = { key: "last_activity_at", descending: 
 export type ContactPage = {
   rows: ContactRow[];
   total: number;
-  inboxes: ContactInboxRow[];
+  inboxes: ContactInboxWithInbox[];
   /** The page as sent, echoed in meta.current_page. */
   currentPage: string | number;
 };

@@ -1,13 +1,11 @@
+import type { ContactInboxRow, ContactRow, InboxRow } from "../../db/schema";
 import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { hmacSha256Hex, timingSafeEqual } from "../../lib/hmac";
 import { secureToken } from "../../lib/ids";
-import type { InboxRow } from "../inboxes/queries";
 import { browserInfo } from "./browser-info";
 import {
-  type ContactInboxFullRow,
-  type ContactRow,
   contactLabelTitles,
   findContactByIdentifier,
   findContactSession,
@@ -18,7 +16,7 @@ import type { PublicContactInput, WidgetEvent } from "./schema.public";
 import { createContact, updateContact } from "./service";
 
 /** A visitor's contact and the contact_inbox its source_id names. */
-export type PublicSession = { contact: ContactRow; contactInbox: ContactInboxFullRow };
+export type PublicSession = { contact: ContactRow; contactInbox: ContactInboxRow };
 
 export type PresentableSession = PublicSession & { labels: string[] };
 
@@ -171,7 +169,7 @@ export async function updatePublicContact(
 export async function recordWidgetEvent(
   deps: Deps,
   inbox: InboxRow,
-  contactInbox: ContactInboxFullRow,
+  contactInbox: ContactInboxRow,
   input: WidgetEvent,
   userAgent?: string,
 ): Promise<void> {

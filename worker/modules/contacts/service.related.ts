@@ -1,10 +1,10 @@
+import type { ContactRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import {
-  type ContactInboxRow,
-  type ContactRow,
+  type ContactInboxWithInbox,
   contactInboxesOf,
   contactLabelTitles,
   insertContactInbox,
@@ -34,7 +34,7 @@ export async function addContactInbox(
   deps: Deps,
   contact: ContactRow,
   input: { inbox_id: number; source_id?: string | null },
-): Promise<ContactInboxRow> {
+): Promise<ContactInboxWithInbox> {
   const inbox = await inboxOfAccount(deps, contact.accountId, input.inbox_id);
   const sourceId = input.source_id ?? crypto.randomUUID();
   await assertSourceFree(deps, inbox.id, sourceId);

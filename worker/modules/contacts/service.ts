@@ -1,3 +1,4 @@
+import type { ContactRow, InboxRow } from "../../db/schema";
 import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import type { AnyDomainEvent } from "../../events/types";
@@ -7,11 +8,10 @@ import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
 import { validateCustomAttributes } from "../custom-attributes/validate";
 import { deleteStored, fileUrl, IMAGE_TYPES, storeUpload } from "../files/storage";
-import { findInbox, type InboxRow } from "../inboxes/queries";
+import { findInbox } from "../inboxes/queries";
 import { contactChanges, contactUpdatedEvents } from "./events";
 import {
-  type ContactInboxRow,
-  type ContactRow,
+  type ContactInboxWithInbox,
   contactIdBySource,
   deleteContact as deleteContactRow,
   findContact,
@@ -117,7 +117,7 @@ export async function createContact(
   accountId: number,
   input: ContactCreate,
   origin: string,
-): Promise<{ contact: ContactRow; contactInbox: ContactInboxRow }> {
+): Promise<{ contact: ContactRow; contactInbox: ContactInboxWithInbox }> {
   const inbox = await inboxOfAccount(deps, accountId, input.inbox_id);
   const sourceId = input.source_id ?? crypto.randomUUID();
   await Promise.all([

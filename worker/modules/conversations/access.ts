@@ -1,11 +1,9 @@
+import type { AccountRow, ConversationRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import type { AccountRole, Actor } from "../access-tokens/service";
-import type { AccountRow } from "../accounts/queries";
 import { viewerOf } from "./policy";
-import { type ConversationRow, findByDisplayId, inboxVisibleTo } from "./queries";
-
-export type { ConversationRow } from "./queries";
+import { findByDisplayId, inboxVisibleTo } from "./queries";
 
 /** The caller of an account-API request, as every conversation service receives it. */
 export type ConversationScope = {

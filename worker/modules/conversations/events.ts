@@ -1,5 +1,5 @@
+import type { ConversationRow } from "../../db/schema";
 import type { AnyDomainEvent, ChangedAttributes } from "../../events/types";
-import type { ConversationRow } from "./queries";
 
 /** The attributes whose change Chatwoot reports as conversation_updated, by JSON name. */
 const WATCHED = {

@@ -1,5 +1,5 @@
+import type { ConversationRow } from "../../db/schema";
 import type { ConversationForContact, ConversationSummary } from "../live/frames";
-import type { ConversationRow } from "./queries";
 
 export function presentConversationSummary(row: ConversationRow): ConversationSummary {
   return {

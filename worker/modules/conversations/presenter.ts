@@ -1,13 +1,12 @@
 import type { z } from "@hono/zod-openapi";
+import type { ContactInboxRow, ContactRow, ConversationRow, TeamRow } from "../../db/schema";
 import { presentAgent } from "../agents/presenter";
 import type { AgentRow } from "../agents/queries";
 import type { PublicContact } from "../contacts/schema.public";
 import type { Message, PublicMessage } from "../messages/schema";
 import { contactSender, userSender } from "../messages/senders";
 import { presentTeam } from "../teams/presenter";
-import type { TeamRow } from "../teams/queries";
 import type { ConversationWebhook } from "../webhooks/schema.payloads";
-import type { ContactInboxRow, ContactRow, ConversationRow } from "./queries";
 import type { ConversationContactSchema, ConversationJson } from "./schema";
 import type { PublicConversation } from "./schema.public";
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { MessageRow } from "../../db/schema";
 import { conversations, messages } from "../../db/schema";
-import type { MessageRow } from "../messages/queries";
 import { type ContactViewer, ownedByContact } from "./queries";
 
 /** Public API reads: a contact's own conversations and their non-private messages. */

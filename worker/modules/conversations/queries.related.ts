@@ -1,6 +1,13 @@
 import { and, count, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
+import type {
+  ContactInboxRow,
+  ContactRow,
+  ConversationRow,
+  MessageRow,
+  TeamRow,
+} from "../../db/schema";
 import {
   accountUsers,
   contactInboxes,
@@ -14,9 +21,6 @@ import {
   users,
 } from "../../db/schema";
 import type { AgentRow } from "../agents/queries";
-import type { MessageRow } from "../messages/queries";
-import type { TeamRow } from "../teams/queries";
-import type { ContactInboxRow, ContactRow, ConversationRow } from "./queries";
 
 const ACTIVITY = 2;
 const INCOMING = 0;

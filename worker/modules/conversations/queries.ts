@@ -1,7 +1,6 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { SQLiteInsertValue } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
-import type { ContactInboxRow, ContactRow, ConversationRow } from "../../db/schema";
 import {
   accountUsers,
   agentBotInboxes,
@@ -236,5 +235,3 @@ export async function lastIncomingAt(db: Db, conversationId: number): Promise<nu
     .get();
   return row?.at ?? null;
 }
-
-export type { ContactInboxRow, ContactRow, ConversationRow };

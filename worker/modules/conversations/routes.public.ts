@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { ConversationRow } from "../../db/schema";
 import { jsonOrForm } from "../../http/body";
 import { errorResponses } from "../../http/errors";
 import { contactScopeOf, type PublicContactEnv } from "../../http/middleware/auth-contact";
@@ -7,7 +8,6 @@ import { rateLimitResponses } from "../../http/middleware/rate-limit";
 import { createRouter } from "../../http/router";
 import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { ContactPublicParams } from "../contacts/schema.public";
-import type { ConversationRow } from "./queries";
 import {
   PublicConversationCreateFormSchema,
   PublicConversationCreateSchema,

@@ -1,13 +1,12 @@
-import type { ConversationStatus } from "../../db/schema";
+import type { ConversationRow, ConversationStatus, TeamRow } from "../../db/schema";
 import { commit } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
 import { type AgentRow, findAgent } from "../agents/queries";
-import { type TeamRow, teamIdsOfUser } from "../teams/queries";
+import { teamIdsOfUser } from "../teams/queries";
 import type { ConversationScope } from "./access";
 import { changedAttributes, changeEvents, firstRow } from "./events";
 import { callerUserId } from "./policy";
 import {
-  type ConversationRow,
   labelsOf,
   lastIncomingAt,
   type NewConversation,

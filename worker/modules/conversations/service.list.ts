@@ -1,7 +1,8 @@
+import type { ConversationRow } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import type { ConversationScope } from "./access";
 import { callerUserId, viewerOf } from "./policy";
-import { type ConversationRow, findContact } from "./queries";
+import { findContact } from "./queries";
 import {
   assigneeCondition,
   type CountRow,

@@ -1,13 +1,14 @@
+import type { ConversationRow, MessageRow } from "../../db/schema";
 import { commit } from "../../events/commit";
 import { ApiError, invalidField } from "../../lib/errors";
-import { findMessage, type MessageRow } from "../messages/queries";
+import { findMessage } from "../messages/queries";
 import type { AppendResult } from "../messages/room";
 import { createMessage, type MessageScope } from "../messages/service";
 import { updateMessage } from "../messages/service.changes";
 import { MESSAGE_TYPE_CODES } from "../messages/types";
 import { firstRow } from "./events";
 import { viewerOf } from "./policy";
-import { type ContactViewer, type ConversationRow, updateConversationRow } from "./queries";
+import { type ContactViewer, updateConversationRow } from "./queries";
 import {
   findOwnedByDisplayId,
   findPublicMessage,

@@ -1,10 +1,16 @@
-import type { ConversationStatus } from "../../db/schema";
+import type {
+  ContactInboxRow,
+  ContactRow,
+  ConversationRow,
+  ConversationStatus,
+  InboxRow,
+} from "../../db/schema";
 import { commit } from "../../events/commit";
 import type { AnyDomainEvent } from "../../events/types";
 import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { validateCustomAttributes } from "../custom-attributes/validate";
-import { findInbox, type InboxRow } from "../inboxes/queries";
+import { findInbox } from "../inboxes/queries";
 import { createMessage, type MessageScope } from "../messages/service";
 import { findTeam } from "../teams/queries";
 import type { ConversationScope } from "./access";
@@ -12,9 +18,6 @@ import { firstRow } from "./events";
 import { viewerOf } from "./policy";
 import {
   assigneeStanding,
-  type ContactInboxRow,
-  type ContactRow,
-  type ConversationRow,
   contactInboxIdOf,
   conversationIdByUuid,
   findById,

@@ -1,8 +1,8 @@
+import type { ConversationRow } from "../../db/schema";
 import type { Typer } from "../../events/types";
 import { roomConversation } from "../../realtime/room-typing";
 import { roomFor } from "../messages/room";
 import type { ConversationScope } from "./access";
-import type { ConversationRow } from "./queries";
 
 export type TypingChange = { on: boolean; typer: Typer; isPrivate: boolean };
 

@@ -1,12 +1,11 @@
 import type { Db } from "../../db/client";
+import type { ContactRow, ConversationRow, MessageRow } from "../../db/schema";
 import { presentPublicContact } from "../contacts/presenter";
 import { contactLabelTitles } from "../contacts/queries";
 import { presentPublicMessage } from "../messages/presenter";
-import type { MessageRow } from "../messages/queries";
 import type { PublicMessage } from "../messages/schema";
 import { loadMessageExtras, senderKey } from "../messages/senders";
 import { presentPublicConversation } from "./presenter";
-import type { ContactRow, ConversationRow } from "./queries";
 import { latestPublicMessages } from "./queries.public";
 import type { PublicConversation } from "./schema.public";
 

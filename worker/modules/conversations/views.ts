@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import type { ConversationRow } from "../../db/schema";
 import type { MessageConversationContext } from "../messages/presenter";
 import { presentMessages } from "../messages/views";
 import type { ConversationWebhook } from "../webhooks/schema.payloads";
@@ -7,7 +8,6 @@ import {
   presentConversation,
   presentConversationWebhook,
 } from "./presenter";
-import type { ConversationRow } from "./queries";
 import { loadRelated } from "./queries.related";
 import type { ConversationJson } from "./schema";
 

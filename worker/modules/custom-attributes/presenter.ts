@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
+import type { DefinitionRow } from "../../db/schema";
 import { isoFromSeconds } from "../../lib/time";
-import type { DefinitionRow } from "./queries";
 import type { DefinitionSchema } from "./schema";
 
 /** Chatwoot renders the raw model here, so its timestamps are ISO strings. */

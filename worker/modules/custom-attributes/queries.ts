@@ -1,6 +1,5 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { DefinitionRow } from "../../db/schema";
 import { type AttributeModel, customAttributeDefinitions as defs } from "../../db/schema";
 
 export type NewDefinition = typeof defs.$inferInsert;
@@ -58,5 +57,3 @@ export const updateDefinition = (
 
 export const deleteDefinition = (db: Db, accountId: number, id: number) =>
   db.delete(defs).where(and(eq(defs.accountId, accountId), eq(defs.id, id)));
-
-export type { DefinitionRow };

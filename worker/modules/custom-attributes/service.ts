@@ -1,11 +1,10 @@
-import type { AttributeDisplayType, AttributeModel } from "../../db/schema";
+import type { AttributeDisplayType, AttributeModel, DefinitionRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, type ErrorDetail, invalidField, invalidFields } from "../../lib/errors";
 import { contactFilterFields } from "../filters/contact-fields";
 import { conversationFilterFields } from "../filters/conversation-fields";
 import {
-  type DefinitionRow,
   deleteDefinition as deleteDefinitionRow,
   findDefinition,
   findDefinitionByKey,

@@ -1,8 +1,8 @@
-import type { AttributeModel } from "../../db/schema";
+import type { AttributeModel, DefinitionRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { isHttpUrl } from "../../http/schemas/urls";
 import { type ErrorDetail, invalidFields } from "../../lib/errors";
-import { type DefinitionRow, listDefinitions } from "./queries";
+import { listDefinitions } from "./queries";
 
 type Checked = { ok: true; value: unknown } | { ok: false; message: string };
 

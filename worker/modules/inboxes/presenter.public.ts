@@ -1,4 +1,4 @@
-import type { InboxRow } from "./queries";
+import type { InboxRow } from "../../db/schema";
 import type { PublicInbox } from "./schema.public";
 
 /** Chatwoot's public inbox (plus the widget's display settings); no secrets, no webhook URL. */

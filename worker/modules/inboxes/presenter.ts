@@ -1,6 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { AgentBotRow } from "../agent-bots/queries";
-import type { InboxRow } from "./queries";
+import type { AgentBotRow, InboxRow } from "../../db/schema";
 import type { InboxBotSchema, InboxSchema } from "./schema";
 
 type InboxJson = z.infer<typeof InboxSchema>;

@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
-import type { InboxRow } from "../../db/schema";
 import {
   accountUsers,
   agentBotInboxes,
@@ -144,5 +143,3 @@ export const attachBot = (
 
 export const detachBot = (db: Db, inboxId: number) =>
   db.delete(agentBotInboxes).where(eq(agentBotInboxes.inboxId, inboxId));
-
-export type { InboxRow };

@@ -1,10 +1,10 @@
+import type { InboxRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { ApiError, invalidField } from "../../lib/errors";
 import { accountMemberIds } from "../agents/queries";
 import {
   addInboxMembers,
   findInbox,
-  type InboxRow,
   inboxMemberIds,
   listInboxMembers,
   removeInboxMembers,

@@ -1,9 +1,9 @@
-import type { WorkingHour } from "../../db/schema";
+import type { AgentBotRow, InboxRow, WorkingHour } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
-import { type AgentBotRow, findBot } from "../agent-bots/queries";
+import { findBot } from "../agent-bots/queries";
 import { checkReceiverUrl } from "../webhooks/service";
 import { type InboxCaller, seesAllInboxes } from "./policy";
 import {
@@ -12,7 +12,6 @@ import {
   detachBot,
   findInbox,
   findInboxBot,
-  type InboxRow,
   insertInbox,
   isInboxMember,
   listInboxes,

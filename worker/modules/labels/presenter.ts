@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { LabelRow } from "./queries";
+import type { LabelRow } from "../../db/schema";
 import type { LabelSchema } from "./schema";
 
 export function presentLabel(row: LabelRow): z.infer<typeof LabelSchema> {

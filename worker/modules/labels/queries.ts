@@ -1,6 +1,5 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { LabelRow } from "../../db/schema";
 import { labels } from "../../db/schema";
 
 export type NewLabel = typeof labels.$inferInsert;
@@ -35,5 +34,3 @@ export const updateLabel = (db: Db, accountId: number, id: number, values: Parti
 
 export const deleteLabel = (db: Db, accountId: number, id: number) =>
   db.delete(labels).where(and(eq(labels.accountId, accountId), eq(labels.id, id)));
-
-export type { LabelRow };

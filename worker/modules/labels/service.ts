@@ -1,3 +1,4 @@
+import type { LabelRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
@@ -6,7 +7,6 @@ import {
   findLabel,
   findLabelByTitle,
   insertLabel,
-  type LabelRow,
   type NewLabel,
   updateLabel as updateLabelRow,
 } from "./queries";

@@ -1,5 +1,5 @@
+import type { MessageRow } from "../../db/schema";
 import type { ConversationScope } from "../conversations/access";
-import type { MessageRow } from "./queries";
 
 /** Administrators may change any message; others only what they sent themselves. */
 export function canChange(scope: ConversationScope, message: MessageRow): boolean {

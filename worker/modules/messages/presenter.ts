@@ -1,8 +1,7 @@
-import type { AttachmentRow, attachments as attachmentsTable } from "../../db/schema";
+import type { AttachmentRow, MessageRow } from "../../db/schema";
 import { isoFromSeconds } from "../../lib/time";
 import { fileUrl } from "../files/storage";
 import type { ConversationWebhook, MessageWebhook } from "../webhooks/schema.payloads";
-import type { MessageRow } from "./queries";
 import type { Attachment, Message, PublicMessage, Sender } from "./schema";
 import { MESSAGE_TYPE_NAMES } from "./types";
 
@@ -140,5 +139,3 @@ export function presentMessageWebhook(row: MessageRow, parts: MessageWebhookPart
     attachments: parts.attachments.map((a) => presentAttachment(a, parts.origin)),
   };
 }
-
-export type { AttachmentRow };

@@ -1,6 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, max, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { MessageRow } from "../../db/schema";
 import { attachments, contactInboxes, contacts, conversations, messages } from "../../db/schema";
 
 export type NewMessage = typeof messages.$inferInsert;
@@ -198,5 +197,3 @@ export const attachmentKeysOf = async (db: Db, messageId: number) =>
 
 export const deleteAttachmentsOf = (db: Db, messageId: number) =>
   db.delete(attachments).where(eq(attachments.messageId, messageId));
-
-export type { MessageRow };

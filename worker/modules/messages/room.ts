@@ -1,18 +1,13 @@
+import type { AttachmentRow, MessageRow } from "../../db/schema";
 import type { Bindings } from "../../env";
 import type { Recorder } from "../../events/commit";
 import { RoomBase } from "../../realtime/room-base";
 import { RoomRelay } from "../../realtime/room-relay";
 import type { RoomFrame } from "../live/frames";
-import {
-  type AttachmentRow,
-  type MessageConversationContext,
-  presentMessage,
-  presentPublicMessage,
-} from "./presenter";
+import { type MessageConversationContext, presentMessage, presentPublicMessage } from "./presenter";
 import {
   type CounterInput,
   findByIdempotencyKey,
-  type MessageRow,
   type MessageTouch,
   type NewAttachment,
   type NewMessage,

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { ConversationRow, MessageRow } from "../../db/schema";
 import { jsonOrForm, MULTIPART_ONLY } from "../../http/body";
 import { errorResponses } from "../../http/errors";
 import { contactScopeOf, type PublicContactEnv } from "../../http/middleware/auth-contact";
@@ -7,7 +8,6 @@ import { rateLimitResponses } from "../../http/middleware/rate-limit";
 import { createRouter } from "../../http/router";
 import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { IdParam } from "../../http/schemas/ids";
-import type { ConversationRow } from "../conversations/queries";
 import { PublicConversationParams } from "../conversations/schema.public";
 import {
   listOwnMessages,
@@ -16,7 +16,6 @@ import {
   submitValues,
 } from "../conversations/service.public";
 import { presentPublicMessages } from "../conversations/views.public";
-import type { MessageRow } from "./queries";
 import { PublicMessageSchema } from "./schema";
 import { MAX_CONTENT_LENGTH, multipartWithAttachments } from "./schema.requests";
 

@@ -1,8 +1,7 @@
 import { inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { AttachmentRow, MessageRow } from "../../db/schema";
 import { agentBots, attachments, contacts, users } from "../../db/schema";
-import type { AttachmentRow } from "./presenter";
-import type { MessageRow } from "./queries";
 import type { Sender } from "./schema";
 
 const ids = (rows: MessageRow[], type: MessageRow["senderType"]) => [

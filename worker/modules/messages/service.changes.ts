@@ -1,17 +1,12 @@
+import type { ConversationRow, MessageRow } from "../../db/schema";
 import { recorderOf } from "../../events/commit";
 import { ApiError } from "../../lib/errors";
 import { pickDefined } from "../../lib/patch";
-import type { ConversationRow, ConversationScope } from "../conversations/access";
+import type { ConversationScope } from "../conversations/access";
 import { deleteStored } from "../files/storage";
 import { findInbox } from "../inboxes/queries";
 import { canChange, isDeleted } from "./policy";
-import {
-  attachmentKeysOf,
-  deleteAttachmentsOf,
-  findMessage,
-  type MessageRow,
-  type NewMessage,
-} from "./queries";
+import { attachmentKeysOf, deleteAttachmentsOf, findMessage, type NewMessage } from "./queries";
 import { roomFor } from "./room";
 import type { MessageUpdate } from "./schema.requests";
 import { type MessageScope, viewFor } from "./service";

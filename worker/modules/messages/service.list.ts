@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import type { ConversationRow } from "../conversations/access";
+import type { ConversationRow, MessageRow } from "../../db/schema";
 import { labelsOf } from "../conversations/queries";
 import type { MessageConversationContext } from "./presenter";
-import { findMessage, type MessageRow, pageMessages } from "./queries";
+import { findMessage, pageMessages } from "./queries";
 import { MessageSchema, SenderSchema } from "./schema";
 import { loadSenders } from "./senders";
 import { contextOf, type MessageScope } from "./service";

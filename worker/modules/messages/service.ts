@@ -1,6 +1,7 @@
+import type { ConversationRow, MessageRow } from "../../db/schema";
 import { commit, recorderOf } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
-import type { ConversationRow, ConversationScope } from "../conversations/access";
+import type { ConversationScope } from "../conversations/access";
 import { changedAttributes, changeEvents } from "../conversations/events";
 import { hasActiveBot } from "../conversations/queries";
 import { storeUpload } from "../files/storage";
@@ -8,7 +9,6 @@ import { findInbox } from "../inboxes/queries";
 import type { MessageConversationContext } from "./presenter";
 import {
   conversationCounters,
-  type MessageRow,
   type MessageTouch,
   type NewAttachment,
   reopenConversation,

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
+import type { MessageRow } from "../../db/schema";
 import { type MessageConversationContext, presentMessage } from "./presenter";
-import type { MessageRow } from "./queries";
 import type { Message } from "./schema";
 import { loadMessageExtras, senderKey } from "./senders";
 

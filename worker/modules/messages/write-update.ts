@@ -1,9 +1,9 @@
 import type { Db } from "../../db/client";
+import type { AttachmentRow, MessageRow } from "../../db/schema";
 import { eventWrites, type Recorder } from "../../events/commit";
 import { SYSTEM } from "../../events/deps";
 import type { AnyDomainEvent } from "../../events/types";
-import type { AttachmentRow } from "./presenter";
-import { attachmentsOf, type MessageRow, type NewMessage, updateMessageRow } from "./queries";
+import { attachmentsOf, type NewMessage, updateMessageRow } from "./queries";
 
 const NO_RECORDER: Recorder = { performedBy: SYSTEM, origin: "", at: 0 };
 

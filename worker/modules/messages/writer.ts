@@ -1,11 +1,12 @@
 import type { SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { AttachmentRow, MessageRow } from "../../db/schema";
 import { eventWrites, type Recorder } from "../../events/commit";
 import { SYSTEM } from "../../events/deps";
 import type { AnyDomainEvent } from "../../events/types";
 import { isUniqueViolation } from "../../lib/db-errors";
 import type { RoomRelay } from "../../realtime/room-relay";
-import type { AttachmentRow, MessageConversationContext } from "./presenter";
+import type { MessageConversationContext } from "./presenter";
 import {
   attachmentsOf,
   type CounterInput,
@@ -14,7 +15,6 @@ import {
   countersFrom,
   insertAttachment,
   insertMessage,
-  type MessageRow,
   type MessageTouch,
   maxSeq,
   messageIdAt,

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { TeamRow } from "./queries";
+import type { TeamRow } from "../../db/schema";
 import type { TeamSchema } from "./schema";
 
 export function presentTeam(row: TeamRow, isMember: boolean): z.infer<typeof TeamSchema> {

@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
-import type { TeamRow } from "../../db/schema";
 import { accountUsers, teamMembers, teams, users } from "../../db/schema";
 
 export type NewTeam = typeof teams.$inferInsert;
@@ -115,5 +114,3 @@ export const deleteMembers = (db: Db, teamId: number, userIds: number[]): BatchI
 
 export const deleteAllMembers = (db: Db, teamId: number) =>
   db.delete(teamMembers).where(eq(teamMembers.teamId, teamId));
-
-export type { TeamRow };

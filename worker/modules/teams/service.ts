@@ -1,3 +1,4 @@
+import type { TeamRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
@@ -16,7 +17,6 @@ import {
   listTeams,
   memberUserIds,
   type NewTeam,
-  type TeamRow,
   teamIdsOfUser,
   updateTeam as updateTeamRow,
 } from "./queries";

@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
+import type { AccountUserRow, UserRow } from "../../db/schema";
 import { isoFromSeconds } from "../../lib/time";
-import type { AccountUserRow, MembershipWithAccount, UserRow } from "./queries";
+import type { MembershipWithAccount } from "./queries";
 import type { AccountUserSchema, UserAccountSchema, UserSchema } from "./schema";
 
 /** Everything the user record needs, loaded by the service before presenting. */

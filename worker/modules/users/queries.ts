@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, notExists, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { AccountUserRow, UserRow } from "../../db/schema";
+import type { AccountUserRow } from "../../db/schema";
 import {
   accounts,
   accountUsers,
@@ -127,5 +127,3 @@ export const deleteTeamMembershipsInAccount = (db: Db, accountId: number, userId
         membershipGone(db, accountId, userId),
       ),
     );
-
-export type { AccountUserRow, UserRow };

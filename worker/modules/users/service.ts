@@ -1,3 +1,4 @@
+import type { AccountUserRow, UserRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
@@ -10,7 +11,6 @@ import { hashPassword } from "./password";
 import type { UserView } from "./presenter";
 import {
   type AccountRole,
-  type AccountUserRow,
   deleteAccountUser,
   deleteInboxMembershipsInAccount,
   deleteTeamMembershipsInAccount,
@@ -22,7 +22,6 @@ import {
   listAccountUsers,
   membershipsOfUser,
   type NewUser,
-  type UserRow,
   updateUser as updateUserRow,
   upsertAccountUser,
   userIdByEmail,

@@ -1,3 +1,4 @@
+import type { DeliveryRow } from "../../db/schema";
 import { createDeps } from "../../events/deps";
 import type { AsyncListenerContext, OutboxPayload } from "../../events/outbox-types";
 import { findOutboxRows } from "../../events/queries";
@@ -6,7 +7,6 @@ import { findBot } from "../agent-bots/queries";
 import { findById } from "../conversations/queries";
 import { toggleStatus } from "../conversations/service.actions";
 import { createMessage, type MessageScope } from "../messages/service";
-import type { DeliveryRow } from "./queries.deliveries";
 
 /** Chatwoot's wording (conversations.activity.agent_bot.error_moved_to_open). */
 export const BOT_FAILURE_ACTIVITY =

@@ -1,11 +1,11 @@
 import type { Db } from "../../db/client";
-import type { DeliveryStatus } from "../../db/schema";
+import type { DeliveryRow, DeliveryStatus } from "../../db/schema";
 import type { Bindings } from "../../env";
 import type { Outbound } from "../../lib/outbound";
 import { loopbackAllowed, publicUrlProblem } from "../../lib/public-url";
 import { handOffAfterBotFailure } from "./bot-handoff";
 import { disableWebhook } from "./queries";
-import { type Claimed, claimDelivery, type DeliveryRow, recordAttempt } from "./queries.deliveries";
+import { type Claimed, claimDelivery, recordAttempt } from "./queries.deliveries";
 import { isRetryable, nextDelay, retryAfterSeconds, retrySchedule } from "./retry";
 import { deliveryHeaders } from "./signing";
 

@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
+import type { DeliveryRow } from "../../db/schema";
 import type { WebhookEventName } from "../../events/names";
 import type { WebhookWithInbox } from "./queries";
-import type { DeliveryRow } from "./queries.deliveries";
 import type { DeliverySchema, WebhookJson } from "./schema";
 
 /** The webhook record (administrators only, so the secret is always shown). */

@@ -1,6 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { DeliveryRow } from "../../db/schema";
 import {
   agentBots,
   type DeliveryStatus,
@@ -183,5 +182,3 @@ export async function overdueDeliveryIds(db: Db, dueBefore: number, limit: numbe
 
 export const findDelivery = (db: Db, id: number) =>
   db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)).get();
-
-export type { DeliveryRow };

@@ -83,5 +83,3 @@ export async function receiversOf(db: Db, accountId: number, inboxId: number | n
   ]);
   return { hooks: hookRows, inbox, bot: link?.bot };
 }
-
-export type { WebhookRow };

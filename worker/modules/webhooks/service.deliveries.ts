@@ -1,11 +1,10 @@
-import type { DeliveryStatus } from "../../db/schema";
+import type { DeliveryRow, DeliveryStatus } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { PAGE_SIZE, pageOffset } from "../../http/schemas/pagination";
 import { ApiError } from "../../lib/errors";
 import { enqueueDeliveries } from "./dispatch";
 import type { WebhookWithInbox } from "./queries";
 import {
-  type DeliveryRow,
   deliveryPage,
   failedDeliveryIds,
   findDelivery,
