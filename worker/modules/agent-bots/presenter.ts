@@ -1,4 +1,6 @@
 import type { z } from "@hono/zod-openapi";
+import type { AgentBotRow } from "../../db/schema";
+import type { Sender } from "../messages/schema";
 import type { BotWithToken } from "./queries";
 import type { AgentBotSchema, PlatformAgentBotSchema } from "./schema";
 
@@ -36,4 +38,17 @@ export function presentAgentBot(
   return viewer === "administrator"
     ? { ...base, outgoing_url, access_token, secret }
     : { ...base, outgoing_url };
+}
+
+/** The bot as a message's sender. */
+export function presentAgentBotSender(bot: AgentBotRow): Sender {
+  const avatar = bot.thumbnail ?? "";
+  return {
+    id: bot.id,
+    name: bot.name,
+    type: "agent_bot",
+    description: bot.description,
+    avatar_url: avatar,
+    thumbnail: avatar,
+  };
 }

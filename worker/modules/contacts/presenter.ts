@@ -1,8 +1,14 @@
 import type { z } from "@hono/zod-openapi";
-import type { ContactRow } from "../../db/schema";
-import type { ContactWebhook } from "../webhooks/schema.payloads";
+import type { ContactInboxRow, ContactRow } from "../../db/schema";
+import type { Sender } from "../messages/schema";
+import type { ContactInboxWebhook, ContactWebhook } from "../webhooks/schema.payloads";
 import type { ContactInboxWithInbox } from "./queries";
-import type { ContactInboxSchema, ContactPageSchema, ContactSchema } from "./schema";
+import type {
+  ContactInboxSchema,
+  ContactPageSchema,
+  ContactSchema,
+  ConversationContactSchema,
+} from "./schema";
 import type { PublicContact, PublicContactSession } from "./schema.public";
 
 type ContactJson = z.infer<typeof ContactSchema>;
@@ -19,6 +25,17 @@ const absolute = (url: string | null, origin: string) =>
   url ? (url.startsWith("/") ? `${origin}${url}` : url) : "";
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
+
+/** The keys every variant of the contact opens with. */
+const identity = (
+  row: ContactRow,
+): Pick<ContactJson, "id" | "name" | "email" | "phone_number" | "identifier"> => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  phone_number: row.phoneNumber,
+  identifier: row.identifier,
+});
 
 export function presentContactInbox(row: ContactInboxWithInbox, origin: string): ContactInboxJson {
   return {
@@ -42,11 +59,7 @@ export function presentContactInbox(row: ContactInboxWithInbox, origin: string):
 export function presentContact(row: ContactRow, view: ContactView): ContactJson {
   const attrs = row.additionalAttributes;
   return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    phone_number: row.phoneNumber,
-    identifier: row.identifier,
+    ...identity(row),
     blocked: row.blocked,
     thumbnail: absolute(row.avatarUrl, view.origin),
     availability_status: "offline",
@@ -63,6 +76,26 @@ export function presentContact(row: ContactRow, view: ContactView): ContactJson 
     contact_inboxes: view.contactInboxes
       .filter((ci) => ci.contactId === row.id)
       .map((ci) => presentContactInbox(ci, view.origin)),
+  };
+}
+
+/**
+ * The contact as a conversation's meta.sender (Chatwoot's partial without contact_inboxes):
+ * the stored avatar and additional_attributes, as Parley has always sent them there.
+ */
+export function presentConversationContact(
+  row: ContactRow,
+): z.infer<typeof ConversationContactSchema> {
+  return {
+    ...identity(row),
+    blocked: row.blocked,
+    thumbnail: row.avatarUrl ?? "",
+    // Contact presence is not tracked on the account API yet.
+    availability_status: "offline",
+    additional_attributes: row.additionalAttributes,
+    custom_attributes: row.customAttributes,
+    last_activity_at: row.lastActivityAt,
+    created_at: row.createdAt,
   };
 }
 
@@ -133,16 +166,46 @@ export function presentContactWebhook(
 ): ContactWebhook {
   const avatar = absolute(row.avatarUrl, origin);
   return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    phone_number: row.phoneNumber,
-    identifier: row.identifier,
+    ...identity(row),
     avatar,
     thumbnail: avatar,
     blocked: row.blocked,
     additional_attributes: row.additionalAttributes,
     custom_attributes: row.customAttributes,
     account,
+  };
+}
+
+/** The contact as a message's sender (and a webhook conversation's meta.sender). */
+export function presentContactSender(row: ContactRow): Sender {
+  const avatar = row.avatarUrl ?? "";
+  return {
+    id: row.id,
+    name: row.name,
+    type: "contact",
+    avatar_url: avatar,
+    thumbnail: avatar,
+    email: row.email,
+    phone_number: row.phoneNumber,
+    identifier: row.identifier,
+    blocked: row.blocked,
+    additional_attributes: row.additionalAttributes,
+    custom_attributes: row.customAttributes,
+  };
+}
+
+/**
+ * The contact_inbox record as webhooks carry it, without the pubsub_token: a live-socket
+ * credential a receiver has no use for.
+ */
+export function presentContactInboxWebhook(row: ContactInboxRow): ContactInboxWebhook {
+  return {
+    id: row.id,
+    contact_id: row.contactId,
+    inbox_id: row.inboxId,
+    source_id: row.sourceId,
+    hmac_verified: row.hmacVerified,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
   };
 }

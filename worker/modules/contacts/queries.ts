@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { ContactRow } from "../../db/schema";
+import type { ContactRow, InboxRow } from "../../db/schema";
 import { contactInboxes, contactLabels, contacts, inboxes } from "../../db/schema";
 import type { SortKey } from "./schema";
 
@@ -11,10 +11,13 @@ export type NewContactInbox = typeof contactInboxes.$inferInsert;
 export type ContactInboxWithInbox = {
   contactId: number;
   sourceId: string;
-  inbox: { id: number; avatarUrl: string | null; name: string; channelType: string };
+  inbox: Pick<InboxRow, "id" | "avatarUrl" | "name" | "channelType">;
 };
 
 export type ContactSort = { key: SortKey; descending: boolean };
+
+/** Extra conditions of a page: a search, labels or a compiled filter. */
+export type ContactWhere = SQL | undefined;
 
 /**
  * Chatwoot's "resolved" contacts: the ones with an email, a phone number or an identifier.
@@ -72,7 +75,7 @@ const countAllResolved = (db: Db, accountId: number) =>
 export function contactPageQueries(
   db: Db,
   accountId: number,
-  where: SQL | undefined,
+  where: ContactWhere,
   sort: ContactSort,
   limit: number,
   offset: number,
@@ -95,7 +98,7 @@ export function contactPageQueries(
 export async function contactPage(
   db: Db,
   accountId: number,
-  where: SQL | undefined,
+  where: ContactWhere,
   sort: ContactSort,
   limit: number,
   offset: number,

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { InboxIdentifierParam } from "../inboxes/schema.public";
+import { ContactSchema } from "./schema";
 import { ContactUpdateSchema } from "./schema.requests";
 
 export const ContactIdentifierParam = z
@@ -50,28 +51,33 @@ export const PublicContactInputSchema = ContactUpdateSchema.pick({
 export type PublicContactInput = z.infer<typeof PublicContactInputSchema>;
 
 const isoOrNull = z.string().nullable().openapi({ format: "date-time" });
+const iso = z.string().openapi({ format: "date-time" });
 
-/** The spec's "Public contact (full record)": Chatwoot's raw contact JSON. */
-export const PublicContactSchema = z
-  .object({
-    id: z.number().int(),
+/**
+ * The spec's "Public contact (full record)": Chatwoot's raw contact JSON, so ISO 8601 times,
+ * the stored additional_attributes and the model's own columns beside the contact's keys.
+ */
+export const PublicContactSchema = ContactSchema.pick({
+  id: true,
+  name: true,
+  email: true,
+  phone_number: true,
+  identifier: true,
+  blocked: true,
+  custom_attributes: true,
+})
+  .extend({
     account_id: z.number().int(),
     company_id: z.number().int().nullable(),
-    name: z.string(),
-    email: z.string().nullable(),
-    phone_number: z.string().nullable(),
-    identifier: z.string().nullable(),
     contact_type: z.string(),
     country_code: z.string().nullable(),
     last_activity_at: isoOrNull,
-    created_at: z.string().openapi({ format: "date-time" }),
-    updated_at: z.string().openapi({ format: "date-time" }),
+    created_at: iso,
+    updated_at: iso,
     last_name: z.string().nullable(),
     middle_name: z.string().nullable(),
     location: z.string().nullable(),
-    blocked: z.boolean(),
     additional_attributes: z.record(z.string(), z.unknown()),
-    custom_attributes: z.record(z.string(), z.unknown()),
     label_list: z.array(z.string()),
   })
   .openapi("PublicContact");

@@ -1,22 +1,22 @@
 import { z } from "@hono/zod-openapi";
 import { accountParams, IdParam } from "../../http/schemas/ids";
+import { InboxSchema } from "../inboxes/schema";
 
 export const ContactParams = accountParams({
   id: IdParam.openapi({ param: { name: "id", in: "path" }, type: "integer", example: "1" }),
 });
 
+/** The inbox as a contact_inbox shows it; Parley has no channel providers (always null). */
+const ContactInboxInboxSchema = InboxSchema.pick({
+  id: true,
+  avatar_url: true,
+  channel_id: true,
+  name: true,
+  channel_type: true,
+}).extend({ provider: z.string().nullable() });
+
 export const ContactInboxSchema = z
-  .object({
-    source_id: z.string(),
-    inbox: z.object({
-      id: z.number().int(),
-      avatar_url: z.string(),
-      channel_id: z.number().int(),
-      name: z.string(),
-      channel_type: z.string(),
-      provider: z.string().nullable(),
-    }),
-  })
+  .object({ source_id: z.string(), inbox: ContactInboxInboxSchema })
   .openapi("ContactInbox");
 
 /** The spec lists these four in list and filter results; "" when unset. */
@@ -47,6 +47,17 @@ export const ContactSchema = z
     contact_inboxes: z.array(ContactInboxSchema),
   })
   .openapi("Contact");
+
+/**
+ * Chatwoot's contact partial as a conversation's meta.sender: no contact_inboxes, and
+ * additional_attributes as stored (without the list's four defaulted keys).
+ */
+export const ConversationContactSchema = ContactSchema.omit({
+  contact_inboxes: true,
+  additional_attributes: true,
+})
+  .extend({ additional_attributes: z.record(z.string(), z.unknown()) })
+  .openapi("ConversationContact");
 
 export const ContactPageSchema = z
   .object({

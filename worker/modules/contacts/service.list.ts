@@ -1,4 +1,3 @@
-import type { SQL } from "drizzle-orm";
 import type { ContactRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { invalidField } from "../../lib/errors";
@@ -8,6 +7,7 @@ import { contactFilterFields } from "../filters/contact-fields";
 import {
   type ContactInboxWithInbox,
   type ContactSort,
+  type ContactWhere,
   contactConditions,
   contactInboxesOf,
   contactPage,
@@ -39,7 +39,7 @@ async function page(
   deps: Deps,
   accountId: number,
   request: PageRequest,
-  where: SQL | undefined,
+  where: ContactWhere,
 ): Promise<ContactPage> {
   const currentPage = request.page ?? 1;
   const offset = (Number(currentPage) - 1) * CONTACTS_PAGE_SIZE;

@@ -1,13 +1,18 @@
-import type { z } from "@hono/zod-openapi";
 import type { ContactInboxRow, ContactRow, ConversationRow, TeamRow } from "../../db/schema";
 import { presentAgent } from "../agents/presenter";
 import type { AgentRow } from "../agents/queries";
+import {
+  presentContactInboxWebhook,
+  presentContactSender,
+  presentConversationContact,
+} from "../contacts/presenter";
 import type { PublicContact } from "../contacts/schema.public";
+import type { ConversationForContact, ConversationSummary } from "../live/frames";
 import type { Message, PublicMessage } from "../messages/schema";
-import { contactSender, userSender } from "../messages/senders";
-import { presentTeam } from "../teams/presenter";
+import { presentTeam, presentTeamRef } from "../teams/presenter";
+import { presentUserSender } from "../users/presenter";
 import type { ConversationWebhook } from "../webhooks/schema.payloads";
-import type { ConversationContactSchema, ConversationJson } from "./schema";
+import type { ConversationJson } from "./schema";
 import type { PublicConversation } from "./schema.public";
 
 /** What a conversation record needs besides its row, already loaded (presenters never query). */
@@ -25,27 +30,6 @@ export type ConversationParts = {
 };
 
 const REPLYABLE_CHANNELS = new Set(["Channel::Api", "Channel::WebWidget"]);
-
-/** Chatwoot's contact partial, without contact_inboxes, as the conversation's sender. */
-export function presentConversationContact(
-  row: ContactRow,
-): z.infer<typeof ConversationContactSchema> {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    phone_number: row.phoneNumber,
-    identifier: row.identifier,
-    blocked: row.blocked,
-    thumbnail: row.avatarUrl ?? "",
-    // Contact presence is not tracked on the account API yet.
-    availability_status: "offline",
-    additional_attributes: row.additionalAttributes,
-    custom_attributes: row.customAttributes,
-    last_activity_at: row.lastActivityAt,
-    created_at: row.createdAt,
-  };
-}
 
 /**
  * The one conversation record (list, show, create, filter, contact conversations). `id` is the
@@ -93,7 +77,7 @@ export function presentConversation(
   };
 }
 
-/** The public API's conversation: `id` is the display_id; last-seen times are 0 until set. */
+/** The public API's conversation: the record's own keys, public messages and the contact. */
 export function presentPublicConversation(
   row: ConversationRow,
   messages: PublicMessage[],
@@ -112,55 +96,68 @@ export function presentPublicConversation(
 }
 
 /**
- * The webhook variant (Chatwoot's conversation `webhook_data`): `id` is the display_id, the
- * meta carries push-event data. The contact_inbox leaves out the pubsub_token, a live-socket
- * credential a receiver has no use for.
+ * The webhook variant (Chatwoot's conversation `webhook_data`): the record's keys narrowed from
+ * the account API's record, plus the channel, the contact_inbox and push-event data as meta.
  */
 export function presentConversationWebhook(
   row: ConversationRow,
   parts: ConversationParts,
 ): ConversationWebhook {
+  const c = presentConversation(row, parts);
   const ci = parts.contactInbox;
+  return {
+    id: c.id,
+    uuid: c.uuid,
+    account_id: c.account_id,
+    inbox_id: c.inbox_id,
+    channel: parts.channelType,
+    can_reply: c.can_reply,
+    contact_inbox: ci ? presentContactInboxWebhook(ci) : null,
+    messages: c.messages,
+    labels: c.labels,
+    meta: {
+      sender: presentContactSender(parts.contact),
+      assignee: parts.assignee ? presentUserSender(parts.assignee.user) : null,
+      team: parts.team ? presentTeamRef(parts.team) : null,
+      hmac_verified: c.meta.hmac_verified,
+    },
+    status: c.status,
+    priority: c.priority,
+    muted: c.muted,
+    additional_attributes: c.additional_attributes,
+    custom_attributes: c.custom_attributes,
+    snoozed_until: c.snoozed_until,
+    unread_count: c.unread_count,
+    first_reply_created_at: c.first_reply_created_at,
+    waiting_since: c.waiting_since,
+    agent_last_seen_at: c.agent_last_seen_at,
+    contact_last_seen_at: c.contact_last_seen_at,
+    last_activity_at: c.last_activity_at,
+    timestamp: c.timestamp,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
+}
+
+/** The slim conversation of live frames (rooms and the account feed). */
+export function presentConversationSummary(row: ConversationRow): ConversationSummary {
   return {
     id: row.displayId,
     uuid: row.uuid,
-    account_id: row.accountId,
     inbox_id: row.inboxId,
-    channel: parts.channelType,
-    can_reply: REPLYABLE_CHANNELS.has(parts.channelType) && !parts.contact.blocked,
-    contact_inbox: ci
-      ? {
-          id: ci.id,
-          contact_id: ci.contactId,
-          inbox_id: ci.inboxId,
-          source_id: ci.sourceId,
-          hmac_verified: ci.hmacVerified,
-          created_at: ci.createdAt,
-          updated_at: ci.updatedAt,
-        }
-      : null,
-    messages: parts.lastMessage ? [parts.lastMessage] : [],
-    labels: parts.labels,
-    meta: {
-      sender: contactSender(parts.contact),
-      assignee: parts.assignee ? userSender(parts.assignee.user) : null,
-      team: parts.team ? { id: parts.team.id, name: parts.team.name } : null,
-      hmac_verified: ci?.hmacVerified ?? false,
-    },
+    contact_id: row.contactId,
     status: row.status,
     priority: row.priority,
-    muted: row.muted,
-    additional_attributes: row.additionalAttributes,
-    custom_attributes: row.customAttributes,
+    assignee_id: row.assigneeId,
+    team_id: row.teamId,
     snoozed_until: row.snoozedUntil,
-    unread_count: parts.unreadCount,
-    first_reply_created_at: row.firstReplyCreatedAt,
-    waiting_since: row.waitingSince,
-    agent_last_seen_at: row.agentLastSeenAt ?? 0,
-    contact_last_seen_at: row.contactLastSeenAt ?? 0,
+    muted: row.muted,
     last_activity_at: row.lastActivityAt,
-    timestamp: row.createdAt,
-    created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
+}
+
+/** What a contact's live socket learns about its own conversation. */
+export function presentConversationForContact(row: ConversationRow): ConversationForContact {
+  return { id: row.displayId, uuid: row.uuid, status: row.status, snoozed_until: row.snoozedUntil };
 }

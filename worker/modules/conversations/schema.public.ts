@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { CONVERSATION_STATUSES } from "../../db/schema";
 import { IdParam } from "../../http/schemas/ids";
 import { ContactIdentifierParam, PublicContactSchema } from "../contacts/schema.public";
 import { InboxIdentifierParam } from "../inboxes/schema.public";
 import { PublicMessageSchema } from "../messages/schema";
+import { ConversationSchema } from "./schema";
 
 export const PublicConversationParams = z.object({
   inbox_identifier: InboxIdentifierParam,
@@ -55,15 +55,16 @@ export const TypingSchema = z
   .object({ typing_status: z.enum(["on", "off"]) })
   .openapi("PublicTypingStatus");
 
-/** The spec's "Public conversation". */
-export const PublicConversationSchema = z
-  .object({
-    id: z.number().int().openapi({ description: "The conversation's display_id" }),
-    uuid: z.string(),
-    inbox_id: z.number().int(),
-    status: z.enum(CONVERSATION_STATUSES),
-    contact_last_seen_at: z.number().int().openapi({ description: "Unix seconds; 0 when never" }),
-    agent_last_seen_at: z.number().int().openapi({ description: "Unix seconds; 0 when never" }),
+/** The spec's "Public conversation": the conversation's own keys, public messages, the contact. */
+export const PublicConversationSchema = ConversationSchema.pick({
+  id: true,
+  uuid: true,
+  inbox_id: true,
+  status: true,
+  contact_last_seen_at: true,
+  agent_last_seen_at: true,
+})
+  .extend({
     messages: z
       .array(PublicMessageSchema)
       .openapi({ description: "The latest 20 non-private messages, oldest first" }),

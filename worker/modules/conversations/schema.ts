@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { CONVERSATION_PRIORITIES, CONVERSATION_STATUSES } from "../../db/schema";
 import { accountParams, IdParam } from "../../http/schemas/ids";
 import { AgentSchema } from "../agents/schema";
+import { ConversationContactSchema } from "../contacts/schema";
 import { MessageSchema } from "../messages/schema";
 import { TeamSchema } from "../teams/schema";
 
@@ -15,24 +16,6 @@ export const ConversationParams = accountParams({
 });
 
 const jsonObject = z.record(z.string(), z.unknown());
-
-/** Chatwoot's contact partial without contact_inboxes, as nested in a conversation's meta. */
-export const ConversationContactSchema = z
-  .object({
-    id: z.number().int(),
-    name: z.string(),
-    email: z.string().nullable(),
-    phone_number: z.string().nullable(),
-    identifier: z.string().nullable(),
-    blocked: z.boolean(),
-    thumbnail: z.string(),
-    availability_status: z.enum(["online", "offline"]),
-    additional_attributes: jsonObject,
-    custom_attributes: jsonObject,
-    last_activity_at: z.number().int().nullable(),
-    created_at: z.number().int(),
-  })
-  .openapi("ConversationContact");
 
 export const ConversationMetaSchema = z
   .object({
@@ -54,9 +37,9 @@ export const ConversationSchema = z
     messages: z.array(MessageSchema).openapi({ description: "The last non-activity message" }),
     additional_attributes: jsonObject,
     custom_attributes: jsonObject,
-    agent_last_seen_at: z.number().int(),
-    assignee_last_seen_at: z.number().int(),
-    contact_last_seen_at: z.number().int(),
+    agent_last_seen_at: z.number().int().openapi({ description: "Unix seconds; 0 when never" }),
+    assignee_last_seen_at: z.number().int().openapi({ description: "Unix seconds; 0 when never" }),
+    contact_last_seen_at: z.number().int().openapi({ description: "Unix seconds; 0 when never" }),
     can_reply: z.boolean(),
     labels: z.array(z.string()),
     muted: z.boolean(),

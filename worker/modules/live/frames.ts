@@ -1,22 +1,24 @@
-import type { ConversationPriority, ConversationStatus } from "../../db/schema";
 import type { ControlFrame, Frame, Numbered } from "../../realtime/protocol";
+import type { ConversationJson } from "../conversations/schema";
 import type { Message, PublicMessage } from "../messages/schema";
+import type { UserRef } from "../users/schema";
 
-/** The slim conversation live frames carry; clients fetch the full record over HTTP. */
-export type ConversationSummary = {
-  id: number;
-  uuid: string;
-  inbox_id: number;
-  contact_id: number;
-  status: ConversationStatus;
-  priority: ConversationPriority | null;
-  assignee_id: number | null;
-  team_id: number | null;
-  snoozed_until: number | null;
-  muted: boolean;
-  last_activity_at: number;
-  updated_at: number;
-};
+/**
+ * The slim conversation live frames carry (the record's keys, plus the ids of what it links
+ * to); clients fetch the full record over HTTP.
+ */
+export type ConversationSummary = Pick<
+  ConversationJson,
+  | "id"
+  | "uuid"
+  | "inbox_id"
+  | "status"
+  | "priority"
+  | "snoozed_until"
+  | "muted"
+  | "last_activity_at"
+  | "updated_at"
+> & { contact_id: number; assignee_id: number | null; team_id: number | null };
 
 /** What a contact may learn about its own conversation. */
 export type ConversationForContact = Pick<
@@ -24,7 +26,7 @@ export type ConversationForContact = Pick<
   "id" | "uuid" | "status" | "snoozed_until"
 >;
 
-export type LiveAssignee = { id: number; name: string; avatar_url: string } | null;
+export type LiveAssignee = UserRef | null;
 type Summary = ConversationSummary;
 type Read = { id: number; by: "contact" | "agent"; at: number };
 

@@ -1,6 +1,7 @@
 import { createDb } from "../../db/client";
 import type { LiveHandler } from "../../events/registry";
 import { roomFor } from "../messages/room";
+import { presentUserRef } from "../users/presenter";
 import { findUser } from "../users/queries";
 import { liveFramesOf } from "./presenter";
 import { feedFor } from "./stubs";
@@ -18,9 +19,7 @@ export const liveHandler: LiveHandler = async (committed, { env }) => {
     event.name === "assignee.changed" && conversation.assigneeId !== null
       ? await findUser(createDb(env.DB), conversation.assigneeId)
       : undefined;
-  const assignee = user
-    ? { id: user.id, name: user.displayName ?? user.name, avatar_url: user.avatarUrl ?? "" }
-    : null;
+  const assignee = user ? presentUserRef(user) : null;
   const frames = liveFramesOf(committed, { assignee });
   await Promise.all([
     frames.room && roomFor(env, event.accountId, conversation.id).publish(frames.room),

@@ -3,7 +3,7 @@ import type { RoomEvent } from "../../realtime/protocol";
 import {
   presentConversationForContact,
   presentConversationSummary,
-} from "../conversations/presenter.realtime";
+} from "../conversations/presenter";
 import type { FeedFrame, LiveAssignee, RoomFrame } from "./frames";
 
 /** What one committed event shows: to the conversation's room and/or to the account feed. */

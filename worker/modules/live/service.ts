@@ -8,6 +8,7 @@ import {
 } from "../../realtime/room-typing";
 import type { AccountRole, Actor } from "../access-tokens/service";
 import { listMemberInboxes } from "../inboxes/queries";
+import { displayNameOf } from "../users/presenter";
 
 /** Only WebSocket upgrades reach the rooms. */
 export function assertUpgrade(request: Request): void {
@@ -20,7 +21,7 @@ export function assertUpgrade(request: Request): void {
 export function agentIdentity(actor: Actor): SocketIdentity {
   if (actor.kind === "user") {
     const { user } = actor;
-    return { role: "agent", kind: "user", id: user.id, name: user.displayName ?? user.name };
+    return { role: "agent", kind: "user", id: user.id, name: displayNameOf(user) };
   }
   if (actor.kind === "bot") {
     return { role: "agent", kind: "agent_bot", id: actor.bot.id, name: actor.bot.name };

@@ -91,24 +91,20 @@ export type Message = z.infer<typeof MessageSchema>;
 export type Sender = z.infer<typeof SenderSchema>;
 export type Attachment = z.infer<typeof AttachmentSchema>;
 
-export const PublicMessageSchema = z
-  .object({
-    id: z.number().int(),
-    content: z.string().nullable(),
-    message_type: z
-      .number()
-      .int()
-      .openapi({ description: "0 incoming, 1 outgoing, 2 activity, 3 template" }),
-    content_type: z.string(),
-    content_attributes: z.record(z.string(), z.unknown()),
-    created_at: z.number().int(),
-    conversation_id: z.number().int().openapi({ description: "display_id of the conversation" }),
-    seq: z.number().int(),
-    status: z.enum(MESSAGE_STATUSES),
-    echo_id: z.string().nullable(),
-    attachments: z.array(AttachmentSchema),
-    sender: SenderSchema.nullable(),
-  })
-  .openapi("PublicMessage");
+/** The spec's "Public message": what a contact may see of a message (never a private note). */
+export const PublicMessageSchema = MessageSchema.pick({
+  id: true,
+  content: true,
+  message_type: true,
+  content_type: true,
+  content_attributes: true,
+  created_at: true,
+  conversation_id: true,
+  seq: true,
+  status: true,
+  echo_id: true,
+  attachments: true,
+  sender: true,
+}).openapi("PublicMessage");
 
 export type PublicMessage = z.infer<typeof PublicMessageSchema>;

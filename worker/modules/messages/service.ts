@@ -1,11 +1,14 @@
 import type { ConversationRow, MessageRow } from "../../db/schema";
 import { commit, recorderOf } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
+import { presentAgentBotSender } from "../agent-bots/presenter";
+import { presentContactSender } from "../contacts/presenter";
 import type { ConversationScope } from "../conversations/access";
 import { changedAttributes, changeEvents } from "../conversations/events";
 import { hasActiveBot } from "../conversations/queries";
 import { storeUpload } from "../files/storage";
 import { findInbox } from "../inboxes/queries";
+import { presentUserSender } from "../users/presenter";
 import type { MessageConversationContext } from "./presenter";
 import {
   conversationCounters,
@@ -15,7 +18,7 @@ import {
 } from "./queries";
 import { type AppendResult, roomFor } from "./room";
 import type { Sender } from "./schema";
-import { botSender, contactSender, loadSender, userSender } from "./senders";
+import { loadSender } from "./senders";
 import { fileTypeOf, MESSAGE_TYPE_CODES } from "./types";
 import type { MessageView } from "./writer";
 
@@ -192,21 +195,21 @@ async function senderJson(
 ): Promise<Sender | null> {
   const { actor } = scope;
   if (sender.senderType === "User" && actor.kind === "user" && actor.user.id === sender.senderId) {
-    return userSender(actor.user);
+    return presentUserSender(actor.user);
   }
   if (
     sender.senderType === "AgentBot" &&
     actor.kind === "bot" &&
     actor.bot.id === sender.senderId
   ) {
-    return botSender(actor.bot);
+    return presentAgentBotSender(actor.bot);
   }
   if (
     sender.senderType === "Contact" &&
     actor.kind === "contact" &&
     actor.contact.id === sender.senderId
   ) {
-    return contactSender(actor.contact);
+    return presentContactSender(actor.contact);
   }
   return sender.senderType && sender.senderId !== null
     ? loadSender(scope.deps.db, sender.senderType, sender.senderId)

@@ -1,4 +1,3 @@
-import type { SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { AttachmentRow, MessageRow } from "../../db/schema";
 import { eventWrites, type Recorder } from "../../events/commit";
@@ -55,7 +54,10 @@ export type AppendRequest = {
 
 const NO_RECORDER: Recorder = { performedBy: SYSTEM, origin: "", at: 0 };
 
-function createdEvent(req: AppendRequest, messageId: SQL<number>): AnyDomainEvent {
+function createdEvent(
+  req: AppendRequest,
+  messageId: ReturnType<typeof messageIdAt>,
+): AnyDomainEvent {
   return {
     name: "message.created",
     accountId: req.values.accountId,

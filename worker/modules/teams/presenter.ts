@@ -12,3 +12,8 @@ export function presentTeam(row: TeamRow, isMember: boolean): z.infer<typeof Tea
     is_member: isMember,
   };
 }
+
+/** The team where another record names it (a webhook conversation's meta.team). */
+export function presentTeamRef(row: TeamRow): Pick<z.infer<typeof TeamSchema>, "id" | "name"> {
+  return { id: row.id, name: row.name };
+}

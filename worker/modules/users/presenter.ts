@@ -1,8 +1,9 @@
 import type { z } from "@hono/zod-openapi";
 import type { AccountUserRow, UserRow } from "../../db/schema";
 import { isoFromSeconds } from "../../lib/time";
+import type { Sender } from "../messages/schema";
 import type { MembershipWithAccount } from "./queries";
-import type { AccountUserSchema, UserAccountSchema, UserSchema } from "./schema";
+import type { AccountUserSchema, UserAccountSchema, UserRef, UserSchema } from "./schema";
 
 /** Everything the user record needs, loaded by the service before presenting. */
 export type UserView = {
@@ -71,5 +72,26 @@ export function presentAccountUser(row: AccountUserRow): z.infer<typeof AccountU
     inviter_id: row.inviterId,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
+  };
+}
+
+/** The name a user shows to the people it talks to: its display name when it has one. */
+export const displayNameOf = (user: UserRow) => user.displayName ?? user.name;
+
+/** The user where another record names it (the live frames' assignee). */
+export function presentUserRef(user: UserRow): UserRef {
+  return { id: user.id, name: displayNameOf(user), avatar_url: user.avatarUrl ?? "" };
+}
+
+/** The user as a message's sender (and a webhook conversation's assignee). */
+export function presentUserSender(user: UserRow): Sender {
+  const avatar = user.avatarUrl ?? "";
+  return {
+    id: user.id,
+    name: user.name,
+    available_name: displayNameOf(user),
+    type: "user",
+    avatar_url: avatar,
+    thumbnail: avatar,
   };
 }

@@ -46,6 +46,14 @@ export const UserSchema = z
   })
   .openapi("User", { description: "The spec's user record (platform API)." });
 
+/**
+ * A user where another record names it (a conversation's live assignee): `name` is the display
+ * name there.
+ */
+export const UserRefSchema = UserSchema.pick({ id: true, name: true, avatar_url: true });
+
+export type UserRef = z.infer<typeof UserRefSchema>;
+
 const userFields = {
   name: z.string().trim().min(1).max(255).openapi({ example: "Daniel" }),
   display_name: z.string().trim().max(255).nullable().openapi({ example: "Dan" }),
