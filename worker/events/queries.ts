@@ -2,8 +2,6 @@ import { and, asc, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzl
 import type { Db } from "../db/client";
 import { conversations, eventOutbox } from "../db/schema";
 
-export type OutboxRow = typeof eventOutbox.$inferSelect;
-
 /** An id usable inside a batch: a number, or SQL naming a row an earlier statement wrote. */
 export type IdRef = number | SQL;
 

@@ -7,7 +7,7 @@ export const LiveQuery = z.object({
 });
 
 export const upgradeResponse = {
-  101: { description: "Switching protocols: a WebSocket of JSON frames (see README, Realtime)" },
+  101: { description: "Switching protocols: a WebSocket of JSON frames (see docs/realtime.md)" },
 } as const;
 
 export const TypingSchema = z

@@ -1,18 +1,11 @@
 import type { AttachmentRow, MessageRow } from "../../db/schema";
 import type { Bindings } from "../../env";
-import type { Recorder } from "../../events/commit";
 import { RoomBase } from "../../realtime/room-base";
 import { RoomRelay } from "../../realtime/room-relay";
 import type { RoomFrame } from "../live/frames";
-import { type MessageConversationContext, presentMessage, presentPublicMessage } from "./presenter";
-import {
-  type CounterInput,
-  findByIdempotencyKey,
-  type MessageTouch,
-  type NewAttachment,
-  type NewMessage,
-} from "./queries";
-import type { Message, PublicMessage, Sender } from "./schema";
+import { presentMessage, presentPublicMessage } from "./presenter";
+import { findByIdempotencyKey, type NewMessage } from "./queries";
+import type { Message, PublicMessage } from "./schema";
 import { type UpdateRecorder, writeMessageUpdate } from "./write-update";
 import { type AppendRequest, type MessageView, MessageWriter, type Presented } from "./writer";
 

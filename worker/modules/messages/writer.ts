@@ -7,7 +7,6 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import type { RoomRelay } from "../../realtime/room-relay";
 import type { MessageConversationContext } from "./presenter";
 import {
-  attachmentsOf,
   type CounterInput,
   type Counters,
   counterStatements,
@@ -21,7 +20,6 @@ import {
   type NewMessage,
   touchContact,
   touchConversation,
-  updateMessageRow,
 } from "./queries";
 import type { Message, PublicMessage, Sender } from "./schema";
 

@@ -37,7 +37,8 @@ export const WebhookSchema = z
     subscriptions: z.array(z.enum(WEBHOOK_EVENTS)),
     inbox: z.object({ id: z.number().int(), name: z.string() }).nullable(),
     secret: z.string().openapi({
-      description: "whsec_ + base64 of 32 random bytes; signs every delivery (see README)",
+      description:
+        "whsec_ + base64 of 32 random bytes; signs every delivery (see docs/webhooks.md)",
     }),
     disabled_at: z
       .number()
