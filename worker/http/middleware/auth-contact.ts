@@ -98,15 +98,19 @@ export const publicInbox = createMiddleware<PublicInboxEnv>(async (c, next) => {
   await next();
 });
 
-/** `:contact_identifier` → the contact acting (actor kind "contact", role "contact"). */
-export const publicContact = createMiddleware<PublicContactEnv>(async (c, next) => {
-  const sourceId = c.req.param("contact_identifier") ?? "";
-  const actor = await resolvePublicContact(c.var.deps.db, c.var.inbox, sourceId);
+/** The request acts as this contact from here on (its events are attributed to it). */
+function actAs(c: Context<PublicContactEnv>, actor: ContactActor) {
   c.set("actor", actor);
   c.set("deps", { ...c.var.deps, performedBy: performerOf(actor) });
   c.set("role", "contact");
   c.set("contact", actor.contact);
   c.set("contactInbox", actor.contactInbox);
+}
+
+/** `:contact_identifier` → the contact acting (actor kind "contact", role "contact"). */
+export const publicContact = createMiddleware<PublicContactEnv>(async (c, next) => {
+  const sourceId = c.req.param("contact_identifier") ?? "";
+  actAs(c, await resolvePublicContact(c.var.deps.db, c.var.inbox, sourceId));
   await next();
 });
 
@@ -122,11 +126,7 @@ export const pubsubContact = createMiddleware<PublicContactEnv>(async (c, next) 
     const { inbox, account, actor } = await resolvePubsubContact(c.var.deps.db, token.data);
     c.set("inbox", inbox);
     c.set("account", account);
-    c.set("actor", actor);
-    c.set("deps", { ...c.var.deps, performedBy: performerOf(actor) });
-    c.set("role", "contact");
-    c.set("contact", actor.contact);
-    c.set("contactInbox", actor.contactInbox);
+    actAs(c, actor);
   }
   await next();
 });
