@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { describeAuthMatrix } from "../../support/auth-matrix";
 import { addInboxMember, createAgent, createWorld } from "../../support/factories";
 import { createConversationIn } from "../../support/factories-conversations";
+import { TINY_PNG } from "../../support/files";
 import { api, expectError } from "../../support/http";
 
 async function setup() {
@@ -153,10 +154,7 @@ describe("POST messages", () => {
     form.append("private", "true");
     form.append("content_attributes", JSON.stringify({ in_reply_to: 5 }));
     form.append("attachments[]", new File(["hello file"], "notes.txt", { type: "text/plain" }));
-    form.append(
-      "attachments[]",
-      new File([new Uint8Array([137, 80, 78, 71])], "pic.png", { type: "image/png" }),
-    );
+    form.append("attachments[]", new File([TINY_PNG], "pic.png", { type: "image/png" }));
     const res = await api(s.path, { method: "POST", token: s.agent.token, raw: form });
     expect(res.status).toBe(200);
     expect(res.body.private).toBe(true);

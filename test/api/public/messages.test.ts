@@ -6,6 +6,7 @@ import {
   createPublicWorld,
   pub,
 } from "../../support/factories-public";
+import { TINY_PNG } from "../../support/files";
 import { api, expectError } from "../../support/http";
 
 async function setup() {
@@ -57,10 +58,7 @@ describe("POST messages", () => {
     form.append("content", "see attached");
     form.append("echo_id", "tmp-2");
     form.append("attachments[]", new File(["hello file"], "notes.txt", { type: "text/plain" }));
-    form.append(
-      "attachments[]",
-      new File([new Uint8Array([137, 80, 78, 71])], "pic.png", { type: "image/png" }),
-    );
+    form.append("attachments[]", new File([TINY_PNG], "pic.png", { type: "image/png" }));
     const res = await pub(s.messages, { method: "POST", raw: form });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ content: "see attached", echo_id: "tmp-2", message_type: 0 });

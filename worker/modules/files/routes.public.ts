@@ -3,6 +3,7 @@ import type { AppEnv } from "../../http/context";
 import { errorResponses } from "../../http/errors";
 import { createRouter } from "../../http/router";
 import { ApiError } from "../../lib/errors";
+import { fileHeaders } from "./serving";
 
 const FileParams = z.object({
   account_id: z
@@ -38,10 +39,7 @@ export const fileRoutes = createRouter<AppEnv>().openapi(show, async (c) => {
   if (!object) {
     throw new ApiError("not_found");
   }
-  const headers = new Headers();
-  object.writeHttpMetadata(headers);
+  const headers = fileHeaders(object.httpMetadata, name);
   headers.set("etag", object.httpEtag);
-  headers.set("cache-control", "public, max-age=31536000, immutable");
-  headers.set("x-content-type-options", "nosniff");
   return new Response(object.body, { headers }) as never;
 });

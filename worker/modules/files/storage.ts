@@ -1,10 +1,12 @@
 import type { Bindings } from "../../env";
 import { ApiError, invalidField } from "../../lib/errors";
+import { isInlineType, RASTER_IMAGE_TYPES, SNIFF_BYTES, sniffContentType } from "../../lib/sniff";
 
 /** Uploads are capped like Chatwoot's attachments (40 MB). */
 export const MAX_UPLOAD_BYTES = 40 * 1024 * 1024;
 
-export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+/** What an avatar may be: raster images only (decided from the bytes, never SVG). */
+export const IMAGE_TYPES = RASTER_IMAGE_TYPES;
 
 export type StoredFile = {
   key: string;
@@ -23,8 +25,19 @@ function extensionOf(name: string) {
   return match ? `.${match[1]?.toLowerCase()}` : "";
 }
 
+/** `filename="…"` and `filename*=UTF-8''…` for a Content-Disposition header. */
+export function dispositionFileName(name: string) {
+  const encoded = encodeURIComponent(name).replace(
+    /['()*!]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `filename="${encoded}"; filename*=UTF-8''${encoded}`;
+}
+
 /**
  * Stores an uploaded file in R2 under `{accountId}/{folder}/{uuid}{ext}`.
+ * The stored content type is sniffed from the file's first bytes, never the client's claim
+ * (`application/octet-stream` when not recognised; see lib/sniff.ts).
  * `field` names the form field in the 422 when the file is refused.
  */
 export async function storeUpload(
@@ -42,7 +55,8 @@ export async function storeUpload(
       { path: opts.field, message: "file is larger than 40 MB" },
     ]);
   }
-  const contentType = file.type || "application/octet-stream";
+  const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+  const contentType = sniffContentType(head);
   if (opts.allowedTypes && !opts.allowedTypes.includes(contentType)) {
     throw invalidField(
       opts.field,
@@ -54,7 +68,7 @@ export async function storeUpload(
   await env.FILES.put(key, file.stream(), {
     httpMetadata: {
       contentType,
-      contentDisposition: `inline; filename="${encodeURIComponent(file.name)}"`,
+      contentDisposition: `${isInlineType(contentType) ? "inline" : "attachment"}; ${dispositionFileName(file.name || "file")}`,
     },
   });
   return { key, fileName: file.name || "file", contentType, size: file.size };
