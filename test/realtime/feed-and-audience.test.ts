@@ -32,6 +32,18 @@ describe("visitor sockets", () => {
     const reply = await visitor.next("message.created");
     expect(reply.data).toMatchObject({ content: "public reply", message_type: 1 });
     expect(reply.data).not.toHaveProperty("private");
+    // A change while a note is the latest message tells the contact nothing of the note.
+    await api(`${base}/messages`, {
+      token: w.admin.token,
+      body: { content: "internal only, again", private: true },
+    });
+    await api(`${base}/toggle_status`, { token: w.admin.token, body: { status: "resolved" } });
+    expect((await visitor.next("conversation.status_changed")).data).toEqual({
+      id: conversation.id,
+      uuid: conversation.uuid,
+      status: "resolved",
+      snoozed_until: null,
+    });
     await settle();
     expect(JSON.stringify(visitor.frames)).not.toContain("internal only");
     expect(visitor.all("typing.on")).toHaveLength(0);

@@ -54,13 +54,20 @@ function agentsOf(userRows: AgentRow["user"][], memberships: AgentRow["membershi
   return out;
 }
 
+/**
+ * Which message a conversation shows as its last: any non-activity one (agents), or only those
+ * the contact may see (no private notes).
+ */
+export type LastMessageOf = "agents" | "contact";
+
 /** The newest non-activity message of each conversation, by a correlated lookup per row. */
-function lastMessageIds(db: Db, conversationIds: number[]) {
+function lastMessageIds(db: Db, conversationIds: number[], audience: LastMessageOf) {
   const m = alias(messages, "m");
+  const visible = audience === "contact" ? eq(m.private, false) : undefined;
   const newest = db
     .select({ id: m.id })
     .from(m)
-    .where(and(eq(m.conversationId, conversations.id), ne(m.messageType, ACTIVITY)))
+    .where(and(eq(m.conversationId, conversations.id), ne(m.messageType, ACTIVITY), visible))
     .orderBy(desc(m.seq))
     .limit(1);
   return db
@@ -78,6 +85,7 @@ export async function loadRelated(
   accountId: number,
   rows: ConversationRow[],
   callerUserId: number | null,
+  lastMessageOf: LastMessageOf = "agents",
 ): Promise<Related> {
   const ids = rows.map((r) => r.id);
   const teamIds = distinct(rows.map((r) => r.teamId));
@@ -128,7 +136,7 @@ export async function loadRelated(
     db
       .select()
       .from(messages)
-      .where(inArray(messages.id, lastMessageIds(db, ids))),
+      .where(inArray(messages.id, lastMessageIds(db, ids, lastMessageOf))),
     db
       .select({ conversationId: messages.conversationId, n: count() })
       .from(messages)

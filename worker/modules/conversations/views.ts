@@ -8,7 +8,7 @@ import {
   presentConversation,
   presentConversationWebhook,
 } from "./presenter";
-import { loadRelated } from "./queries.related";
+import { type LastMessageOf, loadRelated } from "./queries.related";
 import type { ConversationJson } from "./schema";
 
 export type ViewContext = {
@@ -18,9 +18,20 @@ export type ViewContext = {
   origin: string;
 };
 
+/**
+ * Who reads a conversation's webhook data: agents' receivers (account webhooks, agent bots,
+ * automation's send_webhook_event) or the contact's side (an API inbox's webhook_url relays to
+ * the customer), which never sees a private note, not even as the last message.
+ */
+export type WebhookAudience = LastMessageOf;
+
 /** Everything presenting `rows` needs, loaded with a fixed number of queries. */
-async function loadParts(view: ViewContext, rows: ConversationRow[]): Promise<ConversationParts[]> {
-  const related = await loadRelated(view.db, view.accountId, rows, view.callerUserId);
+async function loadParts(
+  view: ViewContext,
+  rows: ConversationRow[],
+  audience: WebhookAudience = "agents",
+): Promise<ConversationParts[]> {
+  const related = await loadRelated(view.db, view.accountId, rows, view.callerUserId, audience);
   const contexts = new Map<number, MessageConversationContext>();
   for (const row of rows) {
     const contactInbox = row.contactInboxId ? related.contactInboxes.get(row.contactInboxId) : null;
@@ -74,9 +85,10 @@ export async function conversationWebhookData(
   db: Db,
   row: ConversationRow,
   origin: string,
+  audience: WebhookAudience = "agents",
 ): Promise<ConversationWebhook> {
   const view = { db, accountId: row.accountId, callerUserId: null, origin };
-  const [parts] = await loadParts(view, [row]);
+  const [parts] = await loadParts(view, [row], audience);
   return presentConversationWebhook(row, parts as ConversationParts);
 }
 

@@ -5,7 +5,7 @@ import { findAccount } from "../accounts/queries";
 import { presentContactWebhook } from "../contacts/presenter";
 import { findContact } from "../contacts/queries";
 import { findById } from "../conversations/queries";
-import { conversationWebhookData } from "../conversations/views";
+import { conversationWebhookData, type WebhookAudience } from "../conversations/views";
 import { findInbox } from "../inboxes/queries";
 import { presentMessageWebhook } from "../messages/presenter";
 import { loadMessageExtras, loadSender, senderKey } from "../messages/senders";
@@ -14,6 +14,11 @@ import type { ChangedAttributesJson } from "./schema.payloads";
 
 /** An event's record as webhooks carry it, without `event` (added per delivery). */
 export type EventData = Record<string, unknown>;
+
+export type { WebhookAudience };
+
+/** What one audience is given to load an event's record. */
+type Load = { db: Db; event: OutboxEvent; origin: string; audience: WebhookAudience };
 
 const SENDER_TYPES = { user: "User", contact: "Contact", agent_bot: "AgentBot" } as const;
 
@@ -24,23 +29,24 @@ const changedJson = (changed: ChangedAttributes | undefined): ChangedAttributesJ
 const nameOf = (row: { id: number; name: string } | undefined) =>
   row ? { id: row.id, name: row.name } : { id: 0, name: "" };
 
-async function conversationData(db: Db, event: OutboxEvent, origin: string) {
+async function conversationData({ db, event, origin, audience }: Load) {
   const row = event.conversationId === null ? undefined : await findById(db, event.conversationId);
-  return row ? { row, data: await conversationWebhookData(db, row, origin) } : null;
+  return row ? { row, data: await conversationWebhookData(db, row, origin, audience) } : null;
 }
 
-async function messageData(db: Db, event: OutboxEvent, origin: string) {
+async function messageData({ db, event, origin, audience }: Load) {
   const id = event.payload.message_id;
   if (event.conversationId === null || !id) {
     return null;
   }
   const rows = await messageEventRows(db, event.accountId, event.conversationId, id);
   const { conversation, message } = rows;
-  if (!conversation || !message) {
+  // A private note is not the contact's to see, nor its edits.
+  if (!conversation || !message || (message.private && audience === "contact")) {
     return null;
   }
   const [data, extras] = await Promise.all([
-    conversationWebhookData(db, conversation, origin),
+    conversationWebhookData(db, conversation, origin, audience),
     loadMessageExtras(db, [message]),
   ]);
   const key = senderKey(message);
@@ -57,7 +63,7 @@ async function messageData(db: Db, event: OutboxEvent, origin: string) {
   });
 }
 
-async function contactData(db: Db, event: OutboxEvent, origin: string) {
+async function contactData({ db, event, origin }: Load) {
   const id = event.payload.contact_id;
   const [contact, account] = await Promise.all([
     id ? findContact(db, event.accountId, id) : undefined,
@@ -66,8 +72,13 @@ async function contactData(db: Db, event: OutboxEvent, origin: string) {
   return contact ? presentContactWebhook(contact, nameOf(account), origin) : null;
 }
 
-async function typingData(db: Db, event: OutboxEvent, origin: string) {
-  const conversation = await conversationData(db, event, origin);
+async function typingData(load: Load) {
+  const { db, event } = load;
+  // Typing a private note is the agents' own business (the contact's sockets never see it).
+  if (event.payload.is_private === true && load.audience === "contact") {
+    return null;
+  }
+  const conversation = await conversationData(load);
   const typer = event.payload.typer as Typer | undefined;
   if (!conversation || !typer) {
     return null;
@@ -80,7 +91,7 @@ async function typingData(db: Db, event: OutboxEvent, origin: string) {
   };
 }
 
-async function widgetData(db: Db, event: OutboxEvent, origin: string) {
+async function widgetData({ db, event, origin, audience }: Load) {
   const ci = event.payload.contact_inbox_id
     ? await findContactInboxRow(db, event.payload.contact_inbox_id)
     : undefined;
@@ -98,7 +109,9 @@ async function widgetData(db: Db, event: OutboxEvent, origin: string) {
     contact: contact ? presentContactWebhook(contact, nameOf(account), origin) : null,
     inbox: nameOf(inbox),
     account: nameOf(account),
-    current_conversation: current ? await conversationWebhookData(db, current, origin) : null,
+    current_conversation: current
+      ? await conversationWebhookData(db, current, origin, audience)
+      : null,
     source_id: ci.sourceId,
     event_info: event.payload.event_info ?? {},
   };
@@ -106,41 +119,48 @@ async function widgetData(db: Db, event: OutboxEvent, origin: string) {
 
 /**
  * The record an event is about, loaded now and shaped by the resources' webhook presenters;
- * null when it no longer exists (nothing is delivered then).
+ * null when it no longer exists or is not for `audience` (nothing is delivered then). The
+ * contact's audience never gets a private note, wherever it would be nested: not as the event's
+ * message, nor as a conversation's last message, nor as private typing.
  */
-export async function loadEventData(db: Db, event: OutboxEvent): Promise<EventData | null> {
+export async function loadEventData(
+  db: Db,
+  event: OutboxEvent,
+  audience: WebhookAudience,
+): Promise<EventData | null> {
   const origin = event.payload.origin ?? "";
+  const load: Load = { db, event, origin, audience };
   const changed = { changed_attributes: changedJson(event.payload.changed_attributes) };
   const seq = event.conversationSeq === null ? {} : { conversation_seq: event.conversationSeq };
   let data: EventData | null;
   switch (event.name) {
     case "conversation_created":
-      data = (await conversationData(db, event, origin))?.data ?? null;
+      data = (await conversationData(load))?.data ?? null;
       break;
     case "conversation_updated":
     case "conversation_status_changed": {
-      const found = await conversationData(db, event, origin);
+      const found = await conversationData(load);
       data = found ? { ...found.data, ...changed } : null;
       break;
     }
     case "message_created":
     case "message_updated":
-      data = await messageData(db, event, origin);
+      data = await messageData(load);
       break;
     case "contact_created":
-      data = await contactData(db, event, origin);
+      data = await contactData(load);
       break;
     case "contact_updated": {
-      const contact = await contactData(db, event, origin);
+      const contact = await contactData(load);
       data = contact ? { ...contact, ...changed } : null;
       break;
     }
     case "conversation_typing_on":
     case "conversation_typing_off":
-      data = await typingData(db, event, origin);
+      data = await typingData(load);
       break;
     case "webwidget_triggered":
-      data = await widgetData(db, event, origin);
+      data = await widgetData(load);
       break;
   }
   return data === null ? null : { ...data, ...seq };
