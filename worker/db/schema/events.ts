@@ -6,7 +6,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
-import { createdAt, jsonObject, updatedAt } from "./_common";
+import { createdAt, jsonPayload, updatedAt } from "./_common";
 import { accounts } from "./accounts";
 import { inboxes } from "./inboxes";
 
@@ -26,7 +26,7 @@ export const eventOutbox = sqliteTable(
     conversationId: integer("conversation_id"),
     /** Order of the event within its conversation, for receivers that order. */
     conversationSeq: integer("conversation_seq"),
-    payload: jsonObject("payload"),
+    payload: jsonPayload("payload"),
     createdAt: createdAt(),
     sentAt: integer("sent_at"),
   },

@@ -1,3 +1,4 @@
+export { readableJson } from "./_common";
 export * from "./access";
 export * from "./accounts";
 export * from "./agent-bots";

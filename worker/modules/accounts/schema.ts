@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { JsonObjectSchema } from "../../http/schemas/bounded-json";
 
 export const ACCOUNT_FEATURES = [
   "agent_management",
@@ -59,7 +60,7 @@ export const PlatformAccountCreateSchema = z
     status: z.enum(["active", "suspended"]).optional(),
     features: features.optional(),
     limits: z.record(z.string(), z.number().int().min(0)).optional(),
-    custom_attributes: z.record(z.string(), z.unknown()).optional(),
+    custom_attributes: JsonObjectSchema.optional(),
   })
   .openapi("PlatformAccountCreate");
 

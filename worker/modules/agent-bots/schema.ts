@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { JsonObjectSchema } from "../../http/schemas/bounded-json";
 import { unwrapped } from "../../http/schemas/envelopes";
 import { httpUrl as urlField } from "../../http/schemas/urls";
 
@@ -53,7 +54,7 @@ const writableFields = {
   bot_type: z
     .union([z.literal("webhook"), z.literal(0)])
     .openapi({ description: "webhook, or Chatwoot's 0." }),
-  bot_config: z.record(z.string(), z.unknown()),
+  bot_config: JsonObjectSchema,
 };
 
 const createFields = z.object(writableFields).partial().required({ name: true });

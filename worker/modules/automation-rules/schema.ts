@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { checkJsonBounds } from "../../http/schemas/bounded-json";
 import { accountParams, IdParam } from "../../http/schemas/ids";
 import { RULE_EVENTS } from "./fields";
 
@@ -20,6 +21,7 @@ export const ConditionSchema = z
     filter_operator: z.string().min(1).max(64).openapi({ example: "contains" }),
     values: z
       .union([z.array(z.union([Scalar, Change])).max(100), Change])
+      .superRefine(checkJsonBounds)
       .default([])
       .openapi({ example: ["help"] }),
     query_operator: z
@@ -43,6 +45,7 @@ export const ActionSchema = z
     action_params: z
       .array(z.unknown())
       .max(100)
+      .superRefine(checkJsonBounds)
       .default([])
       .openapi({ example: ["support"] }),
   })

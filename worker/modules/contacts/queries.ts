@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { ContactRow, InboxRow } from "../../db/schema";
-import { contactInboxes, contactLabels, contacts, inboxes } from "../../db/schema";
+import { contactInboxes, contactLabels, contacts, inboxes, readableJson } from "../../db/schema";
 import type { SortKey } from "./schema";
 
 export type NewContact = typeof contacts.$inferInsert;
@@ -200,10 +200,10 @@ export const updateContact = (
     .set({
       ...values,
       ...(merge.custom && {
-        customAttributes: sql`json_patch(${contacts.customAttributes}, ${JSON.stringify(merge.custom)})`,
+        customAttributes: sql`json_patch(${readableJson(contacts.customAttributes)}, ${JSON.stringify(merge.custom)})`,
       }),
       ...(merge.additional && {
-        additionalAttributes: sql`json_patch(${contacts.additionalAttributes}, ${JSON.stringify(merge.additional)})`,
+        additionalAttributes: sql`json_patch(${readableJson(contacts.additionalAttributes)}, ${JSON.stringify(merge.additional)})`,
       }),
     })
     .where(and(eq(contacts.accountId, accountId), eq(contacts.id, id)))

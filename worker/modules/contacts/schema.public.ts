@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { JsonObjectSchema } from "../../http/schemas/bounded-json";
 import { InboxIdentifierParam } from "../inboxes/schema.public";
 import { ContactSchema } from "./schema";
 import { ContactUpdateSchema } from "./schema.requests";
@@ -95,16 +96,13 @@ export type PublicContactSession = z.infer<typeof PublicContactSessionSchema>;
 export const WidgetEventSchema = z
   .object({
     name: z.literal("webwidget.triggered").openapi({ example: "webwidget.triggered" }),
-    event_info: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .openapi({
-        description: "What the widget knows: initiated_at, referer, widget_language, browser …",
-        example: {
-          initiated_at: { timestamp: "2026-01-01T10:00:00Z" },
-          referer: "https://x.test/",
-        },
-      }),
+    event_info: JsonObjectSchema.optional().openapi({
+      description: "What the widget knows: initiated_at, referer, widget_language, browser …",
+      example: {
+        initiated_at: { timestamp: "2026-01-01T10:00:00Z" },
+        referer: "https://x.test/",
+      },
+    }),
   })
   .openapi("WidgetEvent");
 

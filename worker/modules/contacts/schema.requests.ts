@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { checkJsonBounds, JsonObjectSchema } from "../../http/schemas/bounded-json";
 import { isHttpUrl } from "../../http/schemas/urls";
 
 /** "" clears an optional field, as form clients send empty inputs. */
@@ -50,6 +51,7 @@ const AdditionalAttributesInput = z
     created_at_ip: attributeText,
   })
   .catchall(z.unknown())
+  .superRefine(checkJsonBounds)
   .openapi({ example: { city: "Berlin", country: "Germany", country_code: "DE" } });
 
 const contactFields = {
@@ -73,10 +75,9 @@ const contactFields = {
       .openapi({ example: "https://example.com/avatar.png" }),
   ),
   additional_attributes: AdditionalAttributesInput.optional(),
-  custom_attributes: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .openapi({ description: "Keys must be contact custom attribute definitions" }),
+  custom_attributes: JsonObjectSchema.optional().openapi({
+    description: "Keys must be contact custom attribute definitions",
+  }),
 };
 
 const createFields = {

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { checkJsonBounds } from "../../http/schemas/bounded-json";
 import { accountParams, IdParam } from "../../http/schemas/ids";
 import { InboxSchema } from "../inboxes/schema";
 
@@ -146,7 +147,10 @@ export const ContactFilterBody = z
           .object({
             attribute_key: z.string().openapi({ example: "name" }),
             filter_operator: z.string().openapi({ example: "contains" }),
-            values: z.unknown().openapi({ type: "array", items: {}, example: ["alice"] }),
+            values: z
+              .unknown()
+              .superRefine(checkJsonBounds)
+              .openapi({ type: "array", items: {}, example: ["alice"] }),
             query_operator: z.string().nullable().optional().openapi({ example: "and" }),
           })
           .openapi("ContactFilterCondition"),

@@ -1,11 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { CONVERSATION_PRIORITIES, CONVERSATION_STATUSES } from "../../db/schema";
+import { JsonObjectSchema } from "../../http/schemas/bounded-json";
 import { unwrapped } from "../../http/schemas/envelopes";
 import { AgentSchema } from "../agents/schema";
 import { TeamSchema } from "../teams/schema";
 import { BodyId, LabelTitle, UnixSeconds } from "./schema";
 
-const jsonObject = z.record(z.string(), z.unknown());
+const jsonObject = JsonObjectSchema;
 const priority = z.enum(CONVERSATION_PRIORITIES).nullable().openapi({ example: "high" });
 
 /** `0` and null both clear a reference (Chatwoot's assignments accept either). */

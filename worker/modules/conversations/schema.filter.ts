@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { checkJsonBounds } from "../../http/schemas/bounded-json";
 import { ConversationSchema, CountsSchema, SORT_KEYS } from "./schema";
 
 const page = z.coerce.number().int().min(1).max(100_000);
@@ -19,7 +20,10 @@ export const ConversationFilterBody = z
           .object({
             attribute_key: z.string().openapi({ example: "status" }),
             filter_operator: z.string().openapi({ example: "equal_to" }),
-            values: z.unknown().openapi({ type: "array", items: {}, example: ["open"] }),
+            values: z
+              .unknown()
+              .superRefine(checkJsonBounds)
+              .openapi({ type: "array", items: {}, example: ["open"] }),
             query_operator: z.string().nullable().optional().openapi({ example: "and" }),
           })
           .openapi("ConversationFilterCondition"),

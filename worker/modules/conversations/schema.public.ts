@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { JsonObjectSchema } from "../../http/schemas/bounded-json";
 import { IdParam } from "../../http/schemas/ids";
 import { ContactIdentifierParam, PublicContactSchema } from "../contacts/schema.public";
 import { InboxIdentifierParam } from "../inboxes/schema.public";
@@ -16,10 +17,9 @@ export const PublicConversationParams = z.object({
   }),
 });
 
-const customAttributes = z
-  .record(z.string(), z.unknown())
-  .optional()
-  .openapi({ description: "Keys must be conversation custom attribute definitions" });
+const customAttributes = JsonObjectSchema.optional().openapi({
+  description: "Keys must be conversation custom attribute definitions",
+});
 
 /** E19's body; every field optional, and the body itself too. */
 export const PublicConversationCreateSchema = z

@@ -1,5 +1,6 @@
 import { and, or, type SQL, sql } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { readableJson } from "../../db/schema";
 import { invalidField } from "../../lib/errors";
 import { predicate, type ResolvedField } from "./predicates";
 import {
@@ -49,7 +50,7 @@ function customField(config: FilterFieldConfig, def: CustomDefinition): Resolved
     return null;
   }
   // The quoted path makes `.` part of the key; the path itself is a bound parameter.
-  const raw = sql`json_extract(${config.customAttributes}, ${`$."${def.attributeKey}"`})`;
+  const raw = sql`json_extract(${readableJson(config.customAttributes)}, ${`$."${def.attributeKey}"`})`;
   const common = { orMissing: true, presence: raw };
   switch (def.attributeDisplayType) {
     case "number":

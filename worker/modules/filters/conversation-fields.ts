@@ -4,6 +4,7 @@ import {
   CONVERSATION_STATUSES,
   conversationLabels,
   conversations,
+  readableJson,
 } from "../../db/schema";
 import type { FilterFieldConfig, FilterOperator } from "./types";
 
@@ -13,7 +14,7 @@ const TEXT: readonly FilterOperator[] = [...EQUALITY, "contains", "does_not_cont
 const DATE: readonly FilterOperator[] = ["is_greater_than", "is_less_than", "days_before"];
 
 const additional = (key: string) =>
-  sql`json_extract(${conversations.additionalAttributes}, ${`$.${key}`})`;
+  sql`json_extract(${readableJson(conversations.additionalAttributes)}, ${`$.${key}`})`;
 
 const tagged = (titles: string[] | null) =>
   titles === null

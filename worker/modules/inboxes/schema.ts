@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { JsonObjectSchema } from "../../http/schemas/bounded-json";
 import { httpUrl } from "../../http/schemas/urls";
 
 export const CHANNEL_TYPES = { api: "Channel::Api", web_widget: "Channel::WebWidget" } as const;
@@ -114,14 +115,14 @@ const WorkingHourInputSchema = z
 const ChannelFields = {
   webhook_url: optionalUrl,
   hmac_mandatory: z.boolean(),
-  additional_attributes: z.record(z.string(), z.unknown()),
+  additional_attributes: JsonObjectSchema,
   website_url: z.string().trim().min(1).max(255),
   widget_color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a #rrggbb colour"),
   welcome_title: text(255),
   welcome_tagline: text(255),
   reply_time: z.enum(REPLY_TIMES),
   pre_chat_form_enabled: z.boolean(),
-  pre_chat_form_options: z.record(z.string(), z.unknown()),
+  pre_chat_form_options: JsonObjectSchema,
 };
 
 const InboxFields = {

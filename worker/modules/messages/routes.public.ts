@@ -6,6 +6,7 @@ import { errorResponses } from "../../http/errors";
 import { contactScopeOf, type PublicContactEnv } from "../../http/middleware/auth-contact";
 import { rateLimitResponses } from "../../http/middleware/rate-limit";
 import { createRouter } from "../../http/router";
+import { JsonObjectSchema } from "../../http/schemas/bounded-json";
 import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { IdParam } from "../../http/schemas/ids";
 import { PublicConversationParams } from "../conversations/schema.public";
@@ -39,7 +40,7 @@ const PublicMessageCreateFormSchema = multipartWithAttachments(fields).openapi(
 
 type PublicMessageCreateBody = z.infer<typeof PublicMessageCreateSchema> & { attachments?: File[] };
 
-const SubmittedValue = z.record(z.string(), z.unknown());
+const SubmittedValue = JsonObjectSchema;
 
 const PublicMessageUpdateSchema = z
   .object({

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MESSAGE_STATUSES } from "../../db/schema";
+import { JsonObjectSchema } from "../../http/schemas/bounded-json";
 
 /** Chatwoot's content types; forms, cards and inputs are rendered by the widget. */
 export const CONTENT_TYPES = [
@@ -21,19 +22,16 @@ export const CONTENT_TYPES = [
 export const MAX_CONTENT_LENGTH = 150_000;
 export const MAX_ATTACHMENTS = 15;
 
-const jsonObjectString = z.preprocess(
-  (value) => {
-    if (typeof value !== "string") {
-      return value;
-    }
-    try {
-      return JSON.parse(value);
-    } catch {
-      return value;
-    }
-  },
-  z.record(z.string(), z.unknown()),
-);
+const jsonObjectString = z.preprocess((value) => {
+  if (typeof value !== "string") {
+    return value;
+  }
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}, JsonObjectSchema);
 
 const booleanish = z.preprocess(
   (value) =>
@@ -86,7 +84,7 @@ export const MessageCreateFormSchema =
 export const MessageUpdateSchema = z
   .object({
     content: z.string().min(1).max(MAX_CONTENT_LENGTH),
-    content_attributes: z.record(z.string(), z.unknown()),
+    content_attributes: JsonObjectSchema,
     status: z.enum(MESSAGE_STATUSES),
     external_error: z.string().max(1000),
   })

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { JsonObjectSchema } from "../../http/schemas/bounded-json";
 
 export const RoleSchema = z.enum(["agent", "administrator"]).openapi("AccountRole");
 
@@ -63,7 +64,7 @@ const userFields = {
     .min(6)
     .max(128)
     .openapi({ description: "Stored as a salted hash, never returned." }),
-  custom_attributes: z.record(z.string(), z.unknown()),
+  custom_attributes: JsonObjectSchema,
 };
 
 export const UserCreateSchema = z
