@@ -129,8 +129,7 @@ export async function sendAsContact(
   input: { content?: string | null; echoId?: string; files?: File[] },
 ): Promise<AppendResult> {
   // The widget retries with the same echo_id: the room answers a retry with the first message.
-  const idempotencyKey = input.echoId ? `echo:${input.echoId}` : undefined;
-  return createMessage(scope, row, { ...input, messageType: "incoming", idempotencyKey });
+  return createMessage(scope, row, { ...input, messageType: "incoming" });
 }
 
 /**

@@ -29,7 +29,8 @@ const IdempotencyHeaders = z.object({
     .regex(/^[\x21-\x7e]{1,255}$/, "must be 1-255 visible ASCII characters")
     .optional()
     .openapi({
-      description: "Retries with the same key return the first message instead of a new one",
+      description:
+        "Retries with the same key by the same sender return the first message instead of a new one (without a key, echo_id does the same)",
     }),
 });
 

@@ -1,6 +1,7 @@
 import type { ConversationRow, MessageRow } from "../../db/schema";
 import { commit, recorderOf } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
+import { performerOf } from "../access-tokens/service";
 import { presentAgentBotSender } from "../agent-bots/presenter";
 import { presentContactSender } from "../contacts/presenter";
 import type { ConversationScope } from "../conversations/access";
@@ -34,6 +35,21 @@ export type CreateMessageInput = {
   idempotencyKey?: string;
   files?: File[];
 };
+
+/**
+ * The stored idempotency key: the sender's Idempotency-Key, else its echo_id (the widget's and
+ * Chatwoot clients' retry id), in the namespace of whoever sends it (a user, bot, contact or
+ * rule), so one sender's key never answers another's request with another's message (a visitor's
+ * echo_id finding an agent's private note).
+ */
+function idempotencyKeyOf(scope: MessageScope, input: CreateMessageInput): string | null {
+  const key = input.idempotencyKey ?? (input.echoId ? `echo:${input.echoId}` : undefined);
+  if (key === undefined) {
+    return null;
+  }
+  const by = performerOf(scope.actor);
+  return `${by.type}:${by.id ?? ""}:${key}`;
+}
 
 function senderOf(scope: MessageScope, conversation: ConversationRow, type: string) {
   if (type === "incoming") {
@@ -133,7 +149,7 @@ export async function createMessage(
       private: isPrivate,
       ...sender,
       echoId: input.echoId ?? null,
-      idempotencyKey: input.idempotencyKey ?? null,
+      idempotencyKey: idempotencyKeyOf(scope, input),
       createdAt: at,
       updatedAt: at,
     },
