@@ -3,6 +3,13 @@ import { describe, expect, it } from "vitest";
 import { createWorld } from "../../support/factories";
 import { createDefinition } from "../../support/factories-contacts";
 import { createContact, createConversation } from "../../support/factories-conversations";
+import {
+  attemptOpenDeliveries,
+  createWebhook,
+  deliveryRows,
+  processEvents,
+  recordingOutbound,
+} from "../../support/factories-webhooks";
 import { api } from "../../support/http";
 
 /** Stored text no write path accepts any more: 10,000 levels, 5,000 keys. */
@@ -109,5 +116,34 @@ describe("oversized JSON already stored", () => {
     expect(list.status).toBe(200);
     const show = await api(`${base}/agent_bots/${res0.body.id}`, { token: w.admin.token });
     expect(show.status).toBe(200);
+  });
+
+  it("a change to such a conversation commits, and its webhook payload is built and sent", async () => {
+    const w = await createWorld();
+    const base = `/api/v1/accounts/${w.account.id}`;
+    await createWebhook(w.admin.token, w.account.id, {
+      url: "https://receiver-bounded.example.com/hook",
+      subscriptions: ["conversation_status_changed", "message_created"],
+    });
+    const deep = await createConversation(w.account.id, w.inbox.id);
+    await store("conversations", "additional_attributes", deep.id, deepText(10_000));
+    const toggled = await api(`${base}/conversations/${deep.displayId}/toggle_status`, {
+      token: w.admin.token,
+      body: { status: "resolved" },
+    });
+    expect(toggled.status).toBe(200);
+    const message = await api(`${base}/conversations/${deep.displayId}/messages`, {
+      token: w.admin.token,
+      body: { content: "hi" },
+    });
+    expect(message.status).toBe(200);
+    const rec = recordingOutbound();
+    await processEvents(w.account.id, 0, { outbound: rec.outbound });
+    expect((await deliveryRows(w.account.id)).length).toBeGreaterThan(0);
+    await attemptOpenDeliveries(w.account.id, { outbound: rec.outbound });
+    expect(rec.requests.map((r) => r.json.event)).toContain("conversation_status_changed");
+    for (const d of await deliveryRows(w.account.id)) {
+      expect(d.status).toBe("succeeded");
+    }
   });
 });
