@@ -10,6 +10,7 @@ import {
   attemptOpenDeliveries,
   consume,
   createWebhook,
+  type DnsAnswer,
   deliveryRows,
   processEvents,
   recordingOutbound,
@@ -19,7 +20,7 @@ import { api } from "../support/http";
 let seq = 0;
 
 /** An account with a webhook on contact_created, and one contact created: one delivery. */
-async function oneDelivery(answer?: Answer) {
+async function oneDelivery(answer?: Answer, dns?: DnsAnswer) {
   const w = await createWorld();
   const hook = await createWebhook(w.admin.token, w.account.id, {
     url: `https://receiver-${++seq}.example.com/hook`,
@@ -31,7 +32,7 @@ async function oneDelivery(answer?: Answer) {
     body: { inbox_id: w.inbox.id, name: `Contact ${seq}` },
   });
   expect(created.status).toBe(200);
-  const rec = recordingOutbound(answer);
+  const rec = recordingOutbound(answer, dns);
   await processEvents(w.account.id, 0, { outbound: rec.outbound });
   const [delivery] = await deliveryRows(w.account.id);
   if (!delivery) {
@@ -218,6 +219,82 @@ describe("answers that end a delivery", () => {
       status: "failed",
       lastError: "url must not point at a private, loopback or link-local address",
     });
+  });
+});
+
+describe("the receiver's host, resolved before each send", () => {
+  const setUrl = (id: number, url: string) =>
+    db().update(t.webhookDeliveries).set({ url }).where(eq(t.webhookDeliveries.id, id));
+
+  it("looks the host name up (A and AAAA, DNS over HTTPS) and sends when every address is public", async () => {
+    const d = await oneDelivery();
+    await d.attempt();
+    const host = new URL(d.delivery.url).hostname;
+    expect(d.rec.lookups.sort()).toEqual([`A ${host}`, `AAAA ${host}`]);
+    expect(d.rec.requests).toHaveLength(1);
+    expect(await d.current()).toMatchObject({ status: "succeeded" });
+  });
+
+  it("refuses a name that resolves to a private address, without a request and for good", async () => {
+    const d = await oneDelivery(undefined, (name, type) =>
+      type === "A" && name === "127.0.0.1.nip.io" ? ["127.0.0.1"] : [],
+    );
+    await setUrl(d.delivery.id, "https://127.0.0.1.nip.io/hook");
+    expect(await d.attempt()).toEqual({ acked: 1, retries: [] });
+    expect(d.rec.requests).toHaveLength(0);
+    expect(await d.current()).toMatchObject({
+      status: "failed",
+      lastStatusCode: null,
+      lastError:
+        "url host 127.0.0.1.nip.io resolves to 127.0.0.1: must not point at a private, loopback or link-local address",
+    });
+  });
+
+  it("refuses a name when any one of its addresses is private, IPv6 included", async () => {
+    for (const private6 of ["fd00::1", "::ffff:10.0.0.1", "fe80::1"]) {
+      const d = await oneDelivery(undefined, (_name, type) =>
+        type === "A" ? ["93.184.216.34"] : [private6],
+      );
+      expect(await d.attempt()).toEqual({ acked: 1, retries: [] });
+      expect(d.rec.requests).toHaveLength(0);
+      expect((await d.current()).lastError).toContain(`resolves to ${private6}: must not point`);
+    }
+  });
+
+  it("retries on the schedule, without a request, while the resolver fails; sends once it answers", async () => {
+    let resolverUp = false;
+    const d = await oneDelivery(undefined, (name, type) => {
+      if (!resolverUp) {
+        return new TypeError("resolver unreachable");
+      }
+      return type === "A" ? ["93.184.216.34"] : [];
+    });
+    const first = await d.attempt();
+    expect(first.retries).toHaveLength(1);
+    expect(d.rec.requests).toHaveLength(0);
+    expect(await d.current()).toMatchObject({ status: "retrying", attempts: 1 });
+    expect((await d.current()).lastError).toMatch(
+      /^dns lookup of receiver-\d+\.example\.com failed: resolver unreachable/,
+    );
+    resolverUp = true;
+    await d.attempt();
+    expect(d.rec.requests).toHaveLength(1);
+    expect(await d.current()).toMatchObject({ status: "succeeded", attempts: 2 });
+  });
+
+  it("retries a name with no address at all rather than sending unchecked", async () => {
+    const d = await oneDelivery(undefined, () => []);
+    expect((await d.attempt()).retries).toHaveLength(1);
+    expect(d.rec.requests).toHaveLength(0);
+    expect((await d.current()).lastError).toMatch(/found no address$/);
+  });
+
+  it("does not look up IP-literal hosts", async () => {
+    const d = await oneDelivery();
+    await setUrl(d.delivery.id, "https://93.184.216.34/hook");
+    await d.attempt();
+    expect(d.rec.lookups).toEqual([]);
+    expect(d.rec.requests.map((r) => r.url)).toEqual(["https://93.184.216.34/hook"]);
   });
 });
 

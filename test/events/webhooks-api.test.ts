@@ -146,6 +146,19 @@ describe("POST /webhooks", () => {
       "http://0x7f000001/hook",
       "http://printer.local/hook",
       "http://intranet/hook",
+      "http://[::ffff:0:127.0.0.1]/hook",
+      "http://[::ffff:127.0.0.1]/hook",
+      "http://[::ffff:7f00:1]/hook",
+      "http://[64:ff9b::127.0.0.1]/hook",
+      "http://[::]/hook",
+      "http://[::127.0.0.1]/hook",
+      "http://[2002:7f00:1::1]/hook",
+      "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook",
+      "http://[ff02::1]/hook",
+      "http://2130706433/hook",
+      "http://0x7f.1/hook",
+      "http://0177.0.0.1/hook",
+      "https://user:pass@hooks.example.com/hook",
     ];
     for (const url of refused) {
       const error = expectError(

@@ -4,6 +4,7 @@ import type { OutboxEvent } from "../../worker/events/outbox-types";
 import type { Mail } from "../../worker/modules/automation-rules/mailer";
 import { db, unique } from "./factories";
 import { createConversation, insertMessage } from "./factories-conversations";
+import { dohResponse, publicDns } from "./factories-webhooks";
 
 /** One rule condition, as clients send it. */
 export const cond = (attribute_key: string, filter_operator: string, values: unknown[] = []) => ({
@@ -111,10 +112,14 @@ export function outboxEvent(
   };
 }
 
-/** Outbound HTTP that records each request and answers `status`. */
+/** Outbound HTTP that records each request and answers `status` (DNS lookups: every name public). */
 export function recordingOutbound(status = 200) {
   const requests: { url: string; method: string; body: string }[] = [];
   const outbound = async (request: Request) => {
+    const doh = dohResponse(request, publicDns);
+    if (doh) {
+      return doh;
+    }
     requests.push({ url: request.url, method: request.method, body: await request.text() });
     return new Response(null, { status });
   };

@@ -21,14 +21,52 @@ export type Received = {
 /** How the fake receiver answers the n-th request (0-based) it sees. */
 export type Answer = (req: Received, n: number) => Response | Promise<Response>;
 
+/** How the fake resolver answers a DNS-over-HTTPS lookup: the addresses, or an Error (a failure). */
+export type DnsAnswer = (name: string, type: "A" | "AAAA") => string[] | Error;
+
+/** Every name is public: one A record, no AAAA. */
+export const publicDns: DnsAnswer = (_name, type) => (type === "A" ? ["93.184.216.34"] : []);
+
+/**
+ * The resolver's half of a faked outbound: the DoH JSON answer to a cloudflare-dns.com lookup
+ * (an Error thrown by `dns` is a network failure), or null for any other request.
+ */
+export function dohResponse(request: Request, dns: DnsAnswer): Response | null {
+  const url = new URL(request.url);
+  if (url.hostname !== "cloudflare-dns.com" || url.pathname !== "/dns-query") {
+    return null;
+  }
+  const name = url.searchParams.get("name") ?? "";
+  const type = url.searchParams.get("type") === "AAAA" ? "AAAA" : "A";
+  const answer = dns(name, type);
+  if (answer instanceof Error) {
+    throw answer;
+  }
+  const Answer = answer.map((data) => ({ name, type: type === "A" ? 1 : 28, TTL: 60, data }));
+  return Response.json(
+    { Status: 0, Answer },
+    { headers: { "content-type": "application/dns-json" } },
+  );
+}
+
 /**
  * The recording outbound (STYLE §3.8): the only faked boundary. It records every request the
  * consumer makes and answers as told (200 by default); an Error thrown by `answer` is a network
- * failure, a DOMException "TimeoutError" a timeout.
+ * failure, a DOMException "TimeoutError" a timeout. DNS-over-HTTPS lookups (the host check
+ * before each send) are answered by `dns` (every name public unless told) and recorded apart,
+ * in `lookups`.
  */
-export function recordingOutbound(answer: Answer = () => new Response("ok")) {
+export function recordingOutbound(answer: Answer = () => new Response("ok"), dns = publicDns) {
   const requests: Received[] = [];
+  const lookups: string[] = [];
   const outbound: Outbound = async (request) => {
+    const doh = dohResponse(request, (name, type) => {
+      lookups.push(`${type} ${name}`);
+      return dns(name, type);
+    });
+    if (doh) {
+      return doh;
+    }
     const body = await request.text();
     const received = {
       url: request.url,
@@ -41,7 +79,7 @@ export function recordingOutbound(answer: Answer = () => new Response("ok")) {
     requests.push(received);
     return answer(received, requests.length - 1);
   };
-  return { outbound, requests };
+  return { outbound, requests, lookups };
 }
 
 let messageSeq = 0;

@@ -1,8 +1,10 @@
 /**
- * Where the service may POST events: an absolute http(s) URL whose host is not a private,
- * loopback, link-local or otherwise non-public address. Host names are not resolved (Workers
- * cannot, and Cloudflare's egress does not reach private networks anyway); names that only mean
- * something on a local network (localhost, *.local, *.internal, single labels) are refused.
+ * Where the service may POST events: an absolute http(s) URL without credentials whose host is
+ * not a private, loopback, link-local or otherwise non-public address, in any spelling (the URL
+ * parser turns 2130706433, 0x7f.1 and 0177.0.0.1 into 127.0.0.1 and IPv6 into hex groups, so
+ * IPv4 embedded in IPv6 is read back out of the groups). Names that only mean something on a local
+ * network (localhost, *.local, *.internal, single labels) are refused here; other names are
+ * resolved before each send (`resolvedAddressProblem`, lib/resolve-host.ts).
  * `allowLoopback` (PARLEY_ALLOW_LOOPBACK_WEBHOOKS=1, local development) admits loopback only.
  */
 export function publicUrlProblem(raw: string, allowLoopback: boolean): string | null {
@@ -15,12 +17,43 @@ export function publicUrlProblem(raw: string, allowLoopback: boolean): string | 
   if ((url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
     return "must be an absolute http(s) URL";
   }
-  const scope = hostScope(url.hostname.toLowerCase());
-  if (scope === "public" || (scope === "loopback" && allowLoopback)) {
-    return null;
+  if (url.username !== "" || url.password !== "") {
+    return "must not contain credentials (user:password@)";
   }
-  return "must not point at a private, loopback or link-local address";
+  const scope = hostScope(url.hostname.toLowerCase());
+  return scopeProblem(scope, allowLoopback);
 }
+
+export const PRIVATE_PROBLEM = "must not point at a private, loopback or link-local address";
+
+const scopeProblem = (scope: Scope, allowLoopback: boolean) =>
+  scope === "public" || (scope === "loopback" && allowLoopback) ? null : PRIVATE_PROBLEM;
+
+/**
+ * What a resolved address (an A or AAAA answer: dotted quad or IPv6 text) says about a host:
+ * null when public (or loopback while allowed), else the refusal.
+ */
+export function addressProblem(address: string, allowLoopback: boolean): string | null {
+  const text = address.trim();
+  let host: string;
+  try {
+    // The URL parser writes any spelling of the address the way hostScope reads it.
+    host = new URL(text.includes(":") ? `http://[${text}]/` : `http://${text}/`).hostname;
+  } catch {
+    return PRIVATE_PROBLEM;
+  }
+  return scopeProblem(isIpLiteral(host) ? hostScope(host) : "private", allowLoopback);
+}
+
+/** Whether a URL's hostname (as the URL parser writes it) is an IP address, not a name. */
+export const isIpLiteral = (hostname: string) =>
+  hostname.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
+
+/** Whether a URL's hostname is a name that means loopback (localhost, *.localhost). */
+export const isLoopbackName = (hostname: string) => {
+  const name = hostname.toLowerCase().replace(/\.$/, "");
+  return name === "localhost" || name.endsWith(".localhost");
+};
 
 export const loopbackAllowed = (env: { PARLEY_ALLOW_LOOPBACK_WEBHOOKS?: string }) =>
   env.PARLEY_ALLOW_LOOPBACK_WEBHOOKS === "1";
@@ -94,24 +127,25 @@ function ipv6Scope(g: number[]): Scope {
   const zeroPrefix = (n: number) => g.slice(0, n).every((x) => x === 0);
   const embeddedV4 = () => [g[6] ?? 0, g[7] ?? 0].flatMap((x) => [x >> 8, x & 0xff]);
   if (zeroPrefix(7) && g[7] === 1) {
-    return "loopback";
+    return "loopback"; // ::1
   }
-  if (zeroPrefix(8)) {
-    return "private";
-  }
-  // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d).
-  if ((zeroPrefix(5) && g[5] === 0xffff) || zeroPrefix(6)) {
+  // IPv4-mapped ::ffff:a.b.c.d is the IPv4 address itself; NAT64 64:ff9b::a.b.c.d reaches it.
+  if (zeroPrefix(5) && g[5] === 0xffff) {
     return ipv4Scope(embeddedV4());
   }
   if (first === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) {
     return ipv4Scope(embeddedV4());
   }
   const nonPublic =
+    first <= 0x00ff || // ::/8: unspecified, IPv4-compatible, IPv4-translated (::ffff:0:a.b.c.d)…
+    (first === 0x0064 && g[1] === 0xff9b) || // NAT64 local use 64:ff9b:1::/48
+    first === 0x0100 || // discard-only 100::/64
+    (first === 0x2001 && (g[1] ?? 0) < 0x0200) || // IETF protocol assignments, Teredo 2001::/32
+    (first === 0x2001 && g[1] === 0x0db8) || // documentation
+    first === 0x2002 || // 6to4 wraps an IPv4 address we cannot vouch for
     (first & 0xfe00) === 0xfc00 || // unique local fc00::/7
     (first & 0xffc0) === 0xfe80 || // link-local fe80::/10
     (first & 0xffc0) === 0xfec0 || // site-local (deprecated)
-    (first & 0xff00) === 0xff00 || // multicast
-    (first === 0x2001 && g[1] === 0x0db8) || // documentation
-    first === 0x2002; // 6to4 wraps an IPv4 address we cannot vouch for
+    (first & 0xff00) === 0xff00; // multicast
   return nonPublic ? "private" : "public";
 }

@@ -19,6 +19,12 @@ const REFUSED: [string, string][] = [
   ["http://10.0.0.7/bot", PRIVATE],
   ["http://[fe80::1]/bot", PRIVATE],
   ["http://bot.internal/in", PRIVATE],
+  ["http://[::ffff:0:127.0.0.1]/bot", PRIVATE],
+  ["http://[64:ff9b::10.0.0.1]/bot", PRIVATE],
+  ["http://0x7f.1/bot", PRIVATE],
+  ["http://0177.0.0.1/bot", PRIVATE],
+  ["http://2130706433/bot", PRIVATE],
+  ["https://user:pass@bot.example.com/in", "must not contain credentials (user:password@)"],
 ];
 
 /** The Worker with PARLEY_ALLOW_LOOPBACK_WEBHOOKS=1, as `npm start` runs it. */

@@ -12,11 +12,13 @@ export const RATE_LIMIT_PERIOD_SECONDS = 60;
 
 type LimiterName = "PUBLIC_IP_LIMITER" | "PUBLIC_CONTACT_LIMITER" | "PUBLIC_MESSAGE_LIMITER";
 
-/** The caller's address: Cloudflare's CF-Connecting-IP, else the first X-Forwarded-For hop. */
+/**
+ * The caller's address: CF-Connecting-IP, which Cloudflare's edge sets (overwriting whatever the
+ * client sent). X-Forwarded-For is never read: any client can write it, so trusting it would let
+ * a caller pick a fresh address per request and escape the per-address limit.
+ */
 export function clientIp(c: Context): string {
-  const cf = c.req.header("cf-connecting-ip")?.trim();
-  const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-  return cf || forwarded || "unknown";
+  return c.req.header("cf-connecting-ip")?.trim() || "unknown";
 }
 
 /**

@@ -3,6 +3,7 @@ import type { DeliveryRow, DeliveryStatus } from "../../db/schema";
 import type { Bindings } from "../../env";
 import type { Outbound } from "../../lib/outbound";
 import { loopbackAllowed, publicUrlProblem } from "../../lib/public-url";
+import { checkResolvedHost } from "../../lib/resolve-host";
 import { handOffAfterBotFailure } from "./bot-handoff";
 import { disableWebhook } from "./queries";
 import { type Claimed, claimDelivery, recordAttempt } from "./queries.deliveries";
@@ -110,11 +111,44 @@ async function toDeadLetter(ctx: DeliveryContext, id: number) {
   });
 }
 
+const notSent = (error: string, final: boolean) => ({
+  sent: { statusCode: null, error, latencyMs: 0, retryAfter: null },
+  final,
+});
+
+/**
+ * Why the attempt makes no request, or null to send: the target is gone or disabled, the URL is
+ * refused, or its host name resolves to a private address (all final: failed at once); or the
+ * name could not be resolved (not final: retried on the schedule like a network error, so a
+ * resolver outage delays deliveries rather than failing them or sending unchecked).
+ */
+async function holdBack(
+  ctx: DeliveryContext,
+  url: string,
+  target: Target,
+): Promise<{ sent: Sent; final: boolean } | null> {
+  if (target.problem) {
+    return notSent(target.problem, true);
+  }
+  const allowLoopback = loopbackAllowed(ctx.env);
+  const refused = publicUrlProblem(url, allowLoopback);
+  if (refused) {
+    return notSent(`url ${refused}`, true);
+  }
+  const host = await checkResolvedHost(ctx.outbound, url, allowLoopback);
+  if (host.kind === "refused") {
+    return notSent(`url ${host.problem}`, true);
+  }
+  return host.kind === "unresolved" ? notSent(host.error, false) : null;
+}
+
 /**
  * One attempt of one delivery, logged on its row. 2xx succeeds; network errors, timeouts, 408,
  * 429 and 5xx are retried on the schedule (Retry-After honoured) until it runs out; 410 disables
- * the webhook; anything else (redirects included) fails at once. A URL that became private is
- * refused without a request. A bot that failed for good hands its pending conversation to humans.
+ * the webhook; anything else (redirects included) fails at once. A URL that became private, or
+ * whose host name resolves to a private address, is refused without a request (failed at once);
+ * when the name cannot be resolved the attempt is not made and is retried on the schedule. A bot
+ * that failed for good hands its pending conversation to humans.
  */
 export async function attemptDelivery(ctx: DeliveryContext, id: number): Promise<AttemptOutcome> {
   const now = ctx.now();
@@ -124,20 +158,12 @@ export async function attemptDelivery(ctx: DeliveryContext, id: number): Promise
   }
   const { row } = claimed;
   const target = targetOf(claimed);
-  const refused = publicUrlProblem(row.url, loopbackAllowed(ctx.env));
-  const sent: Sent =
-    target.problem || refused
-      ? {
-          statusCode: null,
-          error: target.problem ?? `url ${refused}`,
-          latencyMs: 0,
-          retryAfter: null,
-        }
-      : await send(ctx, row, target.secret);
+  const held = await holdBack(ctx, row.url, target);
+  const sent = held?.sent ?? (await send(ctx, row, target.secret));
   const attempts = row.attempts + 1;
   const ok = sent.statusCode !== null && sent.statusCode >= 200 && sent.statusCode < 300;
   const delay =
-    ok || target.problem || refused || !isRetryable(sent.statusCode)
+    ok || held?.final || !isRetryable(sent.statusCode)
       ? null
       : nextDelay(
           retrySchedule(ctx.env.WEBHOOK_RETRY_SCHEDULE),
