@@ -1,4 +1,3 @@
-import { swaggerUI } from "@hono/swagger-ui";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { accountApi } from "./api/account";
@@ -7,6 +6,7 @@ import { platformApi } from "./api/platform";
 import { publicApi } from "./api/public";
 import { forgetAuthAfterWrites } from "./http/auth-cache";
 import type { AppEnv } from "./http/context";
+import { docsPage } from "./http/docs-page";
 import { onError, onNotFound } from "./http/errors";
 import { requestId } from "./http/middleware/request-id";
 import { services } from "./http/middleware/services";
@@ -69,7 +69,7 @@ export function createApp() {
     document ??= app.getOpenAPI31Document(openApiConfig(c.env.SERVICE_VERSION ?? "dev"));
     return c.json(document as Record<string, unknown>);
   });
-  app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Parley API" }));
+  app.get("/docs", docsPage);
 
   app.notFound(onNotFound);
   app.onError(onError);
