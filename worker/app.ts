@@ -4,6 +4,7 @@ import { accountApi } from "./api/account";
 import { filesApi } from "./api/files";
 import { platformApi } from "./api/platform";
 import { publicApi } from "./api/public";
+import { serviceApi } from "./api/service";
 import { forgetAuthAfterWrites } from "./http/auth-cache";
 import type { AppEnv } from "./http/context";
 import { docsPage } from "./http/docs-page";
@@ -57,6 +58,7 @@ export function createApp() {
   app.route("/", platformApi);
   app.route("/", publicApi);
   app.route("/", filesApi);
+  app.route("/", serviceApi);
 
   app.openAPIRegistry.registerComponent(
     "securitySchemes",

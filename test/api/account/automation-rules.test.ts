@@ -115,9 +115,9 @@ describe("GET /api/v1/accounts/{account_id}/automation_rules", () => {
     ]);
   });
 
-  it("answers 422 for a malformed page", async () => {
+  it("answers 422 for a page beyond the last one served", async () => {
     const { account, admin } = await createWorld();
-    expectError(await api(`${rules(account.id)}?page=0`, { token: admin.token }), 422);
+    expectError(await api(`${rules(account.id)}?page=100001`, { token: admin.token }), 422);
   });
 });
 

@@ -137,9 +137,17 @@ describe("GET contacts (E1): records, paging and labels", () => {
     ]);
     const beyond = await page("?page=9");
     expect(beyond.body).toEqual({ meta: { count: 20, current_page: "9" }, payload: [] });
-    for (const bad of ["0", "-1", "abc", "1.5", "100001"]) {
-      expectError(await page(`?page=${bad}`), 422);
+    // Chatwoot reads page.to_i and serves page 1 below 1; the page served is echoed.
+    for (const [sent, served] of [
+      ["0", 1],
+      ["-1", 1],
+      ["abc", 1],
+      ["1.5", 1],
+      ["2x", 2],
+    ]) {
+      expect((await page(`?page=${sent}`)).body.meta.current_page).toBe(served);
     }
+    expectError(await page("?page=100001"), 422);
   });
 
   it("keeps contacts tagged with any of labels[] (or repeated labels)", async () => {

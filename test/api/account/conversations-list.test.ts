@@ -212,7 +212,7 @@ describe("GET /conversations (E4)", () => {
       ["sort_by=name", "sort_by"],
       ["inbox_id=abc", "inbox_id"],
       ["team_id=-1", "team_id"],
-      ["page=0", "page"],
+      ["page=100001", "page"],
     ]) {
       const err = expectError(await api(list(w.account.id, query), { token: w.admin.token }), 422);
       expect(err.details.map((d) => d.path)).toContain(path);

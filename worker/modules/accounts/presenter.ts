@@ -1,12 +1,17 @@
 import type { z } from "@hono/zod-openapi";
 import type { AccountRow } from "../../db/schema";
 import { isoFromSeconds } from "../../lib/time";
-import { ACCOUNT_FEATURES, type AccountSchema, type PlatformAccountSchema } from "./schema";
+import {
+  ACCOUNT_FEATURES,
+  type AccountSchema,
+  type PlatformAccountSchema,
+  UNAVAILABLE_FEATURES,
+} from "./schema";
 
 function features(row: AccountRow): Record<string, boolean> {
   const out: Record<string, boolean> = {};
   for (const name of ACCOUNT_FEATURES) {
-    out[name] = row.features[name] ?? true;
+    out[name] = UNAVAILABLE_FEATURES.has(name) ? false : (row.features[name] ?? true);
   }
   return out;
 }

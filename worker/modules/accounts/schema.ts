@@ -14,6 +14,12 @@ export const ACCOUNT_FEATURES = [
   "webhooks",
 ] as const;
 
+/**
+ * Features Parley does not have yet: reported false whatever is stored, so a Chatwoot client
+ * never offers a help center or reports that would answer 404.
+ */
+export const UNAVAILABLE_FEATURES: ReadonlySet<string> = new Set(["help_center", "reports"]);
+
 const locale = z
   .string()
   .regex(/^[a-z]{2,3}([_-][A-Za-z]{2,4})?$/, "must be a locale code such as en or pt_BR")

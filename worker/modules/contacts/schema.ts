@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { checkJsonBounds } from "../../http/schemas/bounded-json";
 import { accountParams, IdParam } from "../../http/schemas/ids";
+import { lenientPage, MAX_PAGE } from "../../http/schemas/pagination";
 import { InboxSchema } from "../inboxes/schema";
 
 export const ContactParams = accountParams({
@@ -100,10 +101,18 @@ export const SORT_KEYS = [
 export type SortKey = (typeof SORT_KEYS)[number];
 const SORT_VALUES = SORT_KEYS.flatMap((k) => [k, `-${k}`]) as [string, ...string[]];
 
-/** Page numbers as clients send them: a number in JSON, a string in the query. */
-export const PageInput = z
-  .union([z.number().int(), z.string().trim().regex(/^\d+$/, "must be a page number")])
-  .refine((v) => Number(v) >= 1 && Number(v) <= 100_000, "must be between 1 and 100000");
+/**
+ * Page numbers as clients send them: a number in JSON, a string in the query. A page of 1 or
+ * more is kept as sent (meta.current_page echoes it); 0, negative or non-numeric pages mean
+ * page 1, as in Chatwoot (`lenientPage`).
+ */
+export const PageInput = z.preprocess(
+  (v) => (typeof v === "string" && /^\s*0*[1-9]\d*\s*$/.test(v) ? v.trim() : lenientPage(v)),
+  z
+    .union([z.number().int(), z.string().regex(/^\d+$/, "must be a page number")])
+    .refine((v) => Number(v) >= 1 && Number(v) <= MAX_PAGE, `must be between 1 and ${MAX_PAGE}`)
+    .optional(),
+);
 
 const labelList = z.union([z.string(), z.array(z.string())]).optional();
 

@@ -1,11 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { checkJsonBounds } from "../../http/schemas/bounded-json";
+import { PageNumber } from "../../http/schemas/pagination";
 import { ConversationSchema, CountsSchema, SORT_KEYS } from "./schema";
 
-const page = z.coerce.number().int().min(1).max(100_000);
-
 export const ConversationFilterQuery = z.object({
-  page: z.preprocess((v) => (v === "" ? undefined : v), page.optional()),
+  page: PageNumber,
   sort_by: z.preprocess(
     (v) => (v === "" ? undefined : v),
     z.enum(SORT_KEYS).default("last_activity_at_desc"),
@@ -29,7 +28,7 @@ export const ConversationFilterBody = z
           .openapi("ConversationFilterCondition"),
       )
       .openapi({ description: "Conditions; each query_operator joins it to the next one" }),
-    page: page.optional(),
+    page: PageNumber,
   })
   .openapi("ConversationFilter");
 

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CONVERSATION_PRIORITIES, CONVERSATION_STATUSES } from "../../db/schema";
 import { accountParams, IdParam } from "../../http/schemas/ids";
+import { PageWithDefault } from "../../http/schemas/pagination";
 import { AgentSchema } from "../agents/schema";
 import { ConversationContactSchema } from "../contacts/schema";
 import { MessageSchema } from "../messages/schema";
@@ -150,7 +151,7 @@ export const ConversationListQuery = z.object({
   labels: labelList,
   "labels[]": labelList,
   sort_by: blankAsMissing(z.enum(SORT_KEYS).default("last_activity_at_desc")),
-  page: blankAsMissing(z.coerce.number().int().min(1).max(100_000).default(1)),
+  page: PageWithDefault,
 });
 
 export type ConversationListParams = z.infer<typeof ConversationListQuery>;

@@ -82,12 +82,19 @@ const fields = {
   attribute_display_type: DisplayTypeInput,
   attribute_model: ModelInput,
   attribute_description: z.string().max(10_000).nullable().optional(),
+  // Clients send lists with holes (`["a", null, "b"]`); the nulls are dropped, and only what
+  // is left is checked (a list attribute left with no option is refused).
   attribute_values: z
-    .array(z.string().trim().min(1).max(255))
-    .max(500)
-    .nullable()
-    .optional()
-    .openapi({ example: ["free", "pro"] }),
+    .preprocess(
+      (v) => (Array.isArray(v) ? v.filter((item) => item !== null) : v),
+      z.array(z.string().trim().min(1).max(255)).max(500).nullable().optional(),
+    )
+    .openapi({
+      type: "array",
+      items: { type: "string" },
+      example: ["free", "pro"],
+      description: "Options of a list attribute; null items are dropped",
+    }),
   regex_pattern: optionalText(1000).openapi({ example: "^[a-z]+$" }),
   regex_cue: optionalText(1000).openapi({ example: "Lower-case letters only" }),
   default_value: z

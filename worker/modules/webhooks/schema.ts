@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { DELIVERY_STATUSES } from "../../db/schema";
 import { WEBHOOK_EVENTS } from "../../events/names";
 import { accountParams, IdParam } from "../../http/schemas/ids";
+import { PageWithDefault } from "../../http/schemas/pagination";
 
 export const WebhookParams = accountParams({
   webhook_id: IdParam.openapi({
@@ -114,7 +115,7 @@ export const DeliverySchema = z
   .openapi("WebhookDelivery");
 
 export const DeliveryQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1).openapi({ example: 1 }),
+  page: PageWithDefault,
   status: z.enum(DELIVERY_STATUSES).optional(),
 });
 
