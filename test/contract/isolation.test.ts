@@ -1,25 +1,7 @@
-import { env, SELF } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../worker/app";
-import * as t from "../../worker/db/schema";
 import { openApiConfig } from "../../worker/http/openapi";
-import { secureToken } from "../../worker/lib/ids";
-import {
-  addInboxMember,
-  addToAccount,
-  attachBot,
-  createAccount,
-  createAgent,
-  createAgentBot,
-  createInbox,
-  createPlatformApp,
-  createTeam,
-  createUser,
-  db,
-  permit,
-} from "../support/factories";
-import { createRule } from "../support/factories-automation";
-import { createDefinition, tagContact } from "../support/factories-contacts";
 import {
   createContact,
   createContactInbox,
@@ -27,7 +9,13 @@ import {
   insertMessage,
 } from "../support/factories-conversations";
 import { freshIp } from "../support/factories-public";
-import { addTeamMember, createLabel } from "../support/factories-teams";
+import {
+  createTenant,
+  fill,
+  type Tenant,
+  tenantState,
+  valueFor,
+} from "../support/factories-tenants";
 import { api } from "../support/http";
 
 /**
@@ -62,132 +50,6 @@ const EXEMPT: Record<string, string> = {
     "anyone may become a contact of a public inbox",
   "GET /files/{account_id}/{folder}/{name}": "a capability URL: the random name is the secret",
 };
-
-/** Everything one tenant has: one of each record, its people and its credentials. */
-async function createTenant(marker: string) {
-  const app = await createPlatformApp();
-  const account = await createAccount({ name: `Account ${marker}` });
-  await permit(app.id, "Account", account.id);
-  const admin = await createUser({ name: `Admin ${marker}` });
-  await addToAccount(account.id, admin.id, "administrator");
-  const agent = await createAgent(account.id);
-  const outsider = await createAgent(account.id);
-  const inbox = await createInbox(account.id, { name: `Inbox ${marker}` });
-  const otherInbox = await createInbox(account.id);
-  await addInboxMember(inbox.id, agent.id);
-  await addInboxMember(otherInbox.id, outsider.id);
-  const bot = await createAgentBot({ accountId: account.id, name: `Bot ${marker}` });
-  await attachBot(account.id, inbox.id, bot.id);
-  const otherBot = await createAgentBot({ accountId: account.id });
-  await attachBot(account.id, otherInbox.id, otherBot.id);
-  const team = await createTeam(account.id, { name: `team ${marker}` });
-  await addTeamMember(team.id, agent.id);
-  const label = await createLabel(account.id, { title: `label-${marker}` });
-  const definition = await createDefinition(account.id, {
-    attributeDisplayName: `Attribute ${marker}`,
-  });
-  const rule = await createRule(account.id, { name: `Rule ${marker}` });
-  const contact = await createContact(account.id, { name: `Contact ${marker}` });
-  await tagContact(contact.id, [label.title]);
-  const contactInbox = await createContactInbox(contact.id, inbox.id);
-  const conversation = await createConversation(account.id, inbox.id, {
-    contactId: contact.id,
-    contactInboxId: contactInbox.id,
-    labels: [label.title],
-  });
-  const message = await insertMessage(conversation, { content: `Message ${marker}` });
-  const [webhook] = await db()
-    .insert(t.webhooks)
-    .values({
-      accountId: account.id,
-      url: `https://hooks.example/${marker}`,
-      name: `Webhook ${marker}`,
-      subscriptions: ["message_created"],
-      secret: `whsec_${secureToken()}`,
-    })
-    .returning();
-  const [delivery] = await db()
-    .insert(t.webhookDeliveries)
-    .values({
-      accountId: account.id,
-      targetType: "webhook",
-      targetId: webhook!.id,
-      eventId: 1_000_000 + message.id,
-      event: "message_created",
-      deliveryId: crypto.randomUUID(),
-      url: webhook!.url,
-      body: JSON.stringify({ content: `Message ${marker}` }),
-      status: "failed",
-    })
-    .returning();
-  const platformUser = await createUser({ name: `User ${marker}` });
-  await permit(app.id, "User", platformUser.id);
-  const platformBot = await createAgentBot({ name: `System bot ${marker}` });
-  await permit(app.id, "AgentBot", platformBot.id);
-  return {
-    app,
-    account,
-    admin,
-    agent,
-    outsider,
-    inbox,
-    otherInbox,
-    bot,
-    otherBot,
-    team,
-    label,
-    definition,
-    rule,
-    contact,
-    contactInbox,
-    conversation,
-    message,
-    webhook: webhook!,
-    delivery: delivery!,
-    platformUser,
-    platformBot,
-  };
-}
-type Tenant = Awaited<ReturnType<typeof createTenant>>;
-
-/** The value of a path parameter for a tenant's records, by the segment it follows. */
-function valueFor(w: Tenant, path: string, param: string): string | undefined {
-  const before = path.split(`/{${param}}`)[0]?.split("/").pop();
-  const platform = path.startsWith("/platform/");
-  const key = `${before}/${param}`;
-  const table: Record<string, number | string> = {
-    "accounts/account_id": w.account.id,
-    "accounts/id": w.account.id,
-    "agents/id": w.agent.id,
-    "inboxes/id": w.inbox.id,
-    "inbox_members/inbox_id": w.inbox.id,
-    "teams/team_id": w.team.id,
-    "labels/id": w.label.id,
-    "agent_bots/id": platform ? w.platformBot.id : w.bot.id,
-    "custom_attribute_definitions/id": w.definition.id,
-    "automation_rules/id": w.rule.id,
-    "conversations/conversation_id": w.conversation.displayId,
-    "messages/message_id": w.message.id,
-    "contacts/contact_id": w.contact.id,
-    "contacts/id": w.contact.id,
-    "webhooks/webhook_id": w.webhook.id,
-    "deliveries/delivery_id": w.delivery.id,
-    "users/id": w.platformUser.id,
-    "inboxes/inbox_identifier": w.inbox.inboxIdentifier,
-    "contacts/contact_identifier": w.contactInbox.sourceId,
-  };
-  const value = table[key];
-  return value === undefined ? undefined : String(value);
-}
-
-const fill = (path: string, values: Record<string, string>) =>
-  path.replace(/\{([^}]+)\}/g, (_, p: string) => {
-    const v = values[p];
-    if (v === undefined) {
-      throw new Error(`no value for {${p}} in ${path}`);
-    }
-    return encodeURIComponent(v);
-  });
 
 const valuesOf = (w: Tenant, route: Route) =>
   Object.fromEntries(route.params.map((p) => [p, valueFor(w, route.path, p)])) as Record<
@@ -308,72 +170,6 @@ function casesFor(route: Route): Case[] {
   return [];
 }
 
-/** Everything of the victim's that a request could change, as stored. */
-async function victimState() {
-  const a = victim.account.id;
-  const rows = async (sql: string, ...binds: unknown[]) =>
-    (
-      await env.DB.prepare(sql)
-        .bind(...binds)
-        .all()
-    ).results;
-  const byAccount = [
-    "contacts",
-    "conversations",
-    "messages",
-    "labels",
-    "teams",
-    "inboxes",
-    "webhooks",
-    "webhook_deliveries",
-    "automation_rules",
-    "agent_bots",
-    "custom_attribute_definitions",
-    "account_users",
-    "agent_bot_inboxes",
-    "event_outbox",
-  ];
-  const state: Record<string, unknown> = {};
-  for (const table of byAccount) {
-    state[table] = await rows(`SELECT * FROM ${table} WHERE account_id = ? ORDER BY id`, a);
-  }
-  state.account = await rows("SELECT * FROM accounts WHERE id = ?", a);
-  const userIds = [victim.admin.id, victim.agent.id, victim.outsider.id, victim.platformUser.id];
-  state.users = await rows(`SELECT * FROM users WHERE id IN (${userIds.join(",")}) ORDER BY id`);
-  state.tokens = await rows(
-    `SELECT * FROM access_tokens WHERE (owner_type = 'User' AND owner_id IN (${userIds.join(",")}))
-       OR (owner_type = 'AgentBot' AND owner_id IN (?, ?, ?)) ORDER BY id`,
-    victim.bot.id,
-    victim.otherBot.id,
-    victim.platformBot.id,
-  );
-  state.platformBot = await rows("SELECT * FROM agent_bots WHERE id = ?", victim.platformBot.id);
-  state.contactInboxes = await rows(
-    "SELECT * FROM contact_inboxes WHERE inbox_id IN (?, ?) ORDER BY id",
-    victim.inbox.id,
-    victim.otherInbox.id,
-  );
-  state.inboxMembers = await rows(
-    "SELECT * FROM inbox_members WHERE inbox_id IN (?, ?) ORDER BY id",
-    victim.inbox.id,
-    victim.otherInbox.id,
-  );
-  state.teamMembers = await rows("SELECT * FROM team_members WHERE team_id = ?", victim.team.id);
-  state.contactLabels = await rows(
-    "SELECT * FROM contact_labels WHERE contact_id = ?",
-    victim.contact.id,
-  );
-  state.conversationLabels = await rows(
-    "SELECT * FROM conversation_labels WHERE conversation_id = ?",
-    victim.conversation.id,
-  );
-  state.grants = await rows(
-    "SELECT * FROM platform_app_permissibles WHERE platform_app_id = ? ORDER BY id",
-    victim.app.id,
-  );
-  return state;
-}
-
 /**
  * A body the route would accept from its rightful caller, so that a refusal is the access
  * check's and not the validator's (`{}` where nothing is required). Never the victim's data.
@@ -467,7 +263,7 @@ beforeAll(async () => {
     conversationId: conversation.displayId,
     messageId: message.id,
   };
-  snapshot = await victimState();
+  snapshot = await tenantState(victim);
 });
 
 describe("isolation matrix", () => {
@@ -523,7 +319,7 @@ describe("isolation matrix", () => {
   );
 
   it("left the victim's data exactly as it was", async () => {
-    expect(await victimState()).toEqual(snapshot);
+    expect(await tenantState(victim)).toEqual(snapshot);
     if (validationFirst.length > 0) {
       console.info(
         `isolation: ${validationFirst.length} refusals by the validator\n${validationFirst.join("\n")}`,
