@@ -10,7 +10,7 @@ import { createTenant, type Tenant, tenantState, valueFor } from "../support/fac
  * Property-based fuzz of every route of /openapi.json: bodies, query strings and path ids
  * generated from the route's own schemas, valid, at their bounds and hostile (deep and huge
  * JSON, wrong types, unicode, huge and negative numbers, injection strings). Whatever comes
- * in, the answer is never 5xx, and the other tenant's data does not move.
+ * in, the answer is never 5xx, never shows the other tenant's data, and that data does not move.
  */
 
 /** How many requests at most, and for how long (whichever ends first). */
@@ -265,6 +265,7 @@ const RAW_BODIES = [
 
 type Request = { method: string; path: string; headers: Record<string, string>; body?: string };
 
+const bystanderMarker = `bystander${Date.now().toString(36)}`;
 let fuzzer: Tenant;
 let bystander: Tenant;
 let before: unknown;
@@ -399,7 +400,7 @@ function requestArb(route: Route): fc.Arbitrary<Request> {
 
 beforeAll(async () => {
   fuzzer = await createTenant(`fuzz${Date.now().toString(36)}`);
-  bystander = await createTenant(`bystander${Date.now().toString(36)}`);
+  bystander = await createTenant(bystanderMarker);
   before = await tenantState(bystander);
 });
 
@@ -445,6 +446,11 @@ describe("fuzz", () => {
           }
           const key = `${res.status}${code}`;
           statuses.set(key, (statuses.get(key) ?? 0) + 1);
+          if (text.includes(bystanderMarker)) {
+            failures.push(
+              `${req.method} ${req.path.slice(0, 300)} showed the other tenant's data: ${text.slice(0, 300)}`,
+            );
+          }
           if (res.status >= 500) {
             failures.push(
               `${req.method} ${req.path.slice(0, 300)} (${req.headers.api_access_token ? "token" : "no token"}) body=${(req.body ?? "").slice(0, 300)} -> ${res.status} ${text.slice(0, 300)}`,

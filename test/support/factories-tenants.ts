@@ -90,7 +90,9 @@ export async function createTenant(marker: string) {
   }
   const platformUser = await createUser({ name: `User ${marker}` });
   await permit(app.id, "User", platformUser.id);
-  const platformBot = await createAgentBot({ name: `System bot ${marker}` });
+  // A system bot (no account): every account sees those and may attach them (Chatwoot), so
+  // its name carries no marker; only its app may change it.
+  const platformBot = await createAgentBot({ name: "System bot" });
   await permit(app.id, "AgentBot", platformBot.id);
   return {
     app,
