@@ -3,7 +3,7 @@ import type { Bindings } from "../env";
 import type { Logger } from "../lib/logger";
 import type { Outbound } from "../lib/outbound";
 import type { WebhookEventName } from "./names";
-import type { ChangedAttributes, PerformedBy, Stamp, Typer } from "./types";
+import type { ChangedAttributes, Stamp, Typer } from "./types";
 
 /** An outbox row's payload as stored: the event's data (any event's keys) and its stamp. */
 export type OutboxPayload = Partial<Stamp> & {
@@ -15,7 +15,6 @@ export type OutboxPayload = Partial<Stamp> & {
   typer?: Typer;
   is_private?: boolean;
   event_info?: Record<string, unknown>;
-  performed_by?: PerformedBy;
 };
 
 /** An outbox row as the queue consumer hands it to the handlers, under its webhook name. */

@@ -75,16 +75,3 @@ export type Stamp = {
 
 /** A committed event as live handlers get it: with the conversation as the change left it. */
 export type CommittedEvent = { event: AnyDomainEvent; conversation?: ConversationRow };
-
-/** An outbox row as the queue consumer hands it to the handlers. */
-export type OutboxEvent<K extends EventName = EventName> = {
-  id: number;
-  accountId: number;
-  name: K;
-  conversationId: number | null;
-  conversationSeq: number | null;
-  payload: EventData[K] & Stamp;
-  createdAt: number;
-};
-
-export type AnyOutboxEvent = { [K in EventName]: OutboxEvent<K> }[EventName];
