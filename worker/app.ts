@@ -1,9 +1,11 @@
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { accountApi } from "./api/account";
+import { authApi } from "./api/auth";
 import { filesApi } from "./api/files";
 import { platformApi } from "./api/platform";
 import { publicApi } from "./api/public";
+import { reportsApi } from "./api/reports";
 import { serviceApi } from "./api/service";
 import { forgetAuthAfterWrites } from "./http/auth-cache";
 import type { AppEnv } from "./http/context";
@@ -55,6 +57,8 @@ export function createApp() {
     }),
   );
   app.route("/", accountApi);
+  app.route("/", reportsApi);
+  app.route("/", authApi);
   app.route("/", platformApi);
   app.route("/", publicApi);
   app.route("/", filesApi);

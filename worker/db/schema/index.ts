@@ -2,6 +2,7 @@ export { readableJson } from "./_common";
 export * from "./access";
 export * from "./accounts";
 export * from "./agent-bots";
+export * from "./auth";
 export * from "./contacts";
 export * from "./conversations";
 export * from "./custom-attributes";
