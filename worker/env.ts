@@ -23,7 +23,16 @@ export type Bindings = {
   PUBLIC_IP_LIMITER: RateLimit;
   PUBLIC_CONTACT_LIMITER: RateLimit;
   PUBLIC_MESSAGE_LIMITER: RateLimit;
+  /** Sign-in and password links: requests per IP and per email (wrangler.toml). */
+  AUTH_IP_LIMITER: RateLimit;
+  AUTH_EMAIL_LIMITER: RateLimit;
   SERVICE_VERSION?: string;
+  /**
+   * The service's public base URL (`https://chat.example.com`), used in mailed links. Unset,
+   * links use the origin of the request that caused the mail (fine behind Cloudflare, which
+   * routes by Host; set it anywhere a client could choose the Host header).
+   */
+  PUBLIC_URL?: string;
   /**
    * Sender of automation email, `Name <address>` (wrangler.toml [vars]). Cloudflare only sends
    * from a domain of the account; empty or malformed, automation logs and skips its email.

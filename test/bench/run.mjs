@@ -1,6 +1,7 @@
 // `npm run bench [-- name…]`: runs the benchmarks in test/bench/ (all when none is named).
 const suites = {
   "api-scale": () => import("./api-scale.mjs"),
+  bundle: () => import("./bundle.mjs"),
   realtime: () => import("./realtime.mjs"),
   webhooks: () => import("./webhooks.mjs"),
   widget: () => import("./widget.mjs"),

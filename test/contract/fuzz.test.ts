@@ -350,16 +350,20 @@ function requestArb(route: Route): fc.Arbitrary<Request> {
       const s = qs.toString();
       return s ? `?${s}` : "";
     });
+  // A user rotating their own token would sign the fuzzer out for the rest of the run.
+  const rotatesOwnToken = route.path === "/api/v1/profile/reset_access_token";
   const token = route.path.startsWith("/platform/")
     ? fc.constant(fuzzer.app.token)
     : publicRoute
       ? fc.constant(undefined)
-      : fc.constantFrom(
-          fuzzer.admin.token,
-          fuzzer.admin.token,
-          fuzzer.agent.token,
-          fuzzer.bot.token,
-        );
+      : rotatesOwnToken
+        ? fc.constantFrom(fuzzer.bot.token, undefined)
+        : fc.constantFrom(
+            fuzzer.admin.token,
+            fuzzer.admin.token,
+            fuzzer.agent.token,
+            fuzzer.bot.token,
+          );
   const write = route.method !== "GET";
   const bodyText: fc.Arbitrary<{ body?: string; type?: string }> = write
     ? fc.oneof(

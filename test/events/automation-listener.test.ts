@@ -3,11 +3,11 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as t from "../../worker/db/schema";
 import type { AsyncListenerContext, OutboxEvent } from "../../worker/events/outbox-types";
+import { bindingMailer } from "../../worker/lib/mail";
 import {
   automationListener,
   createAutomationListener,
 } from "../../worker/modules/automation-rules/listener";
-import { bindingMailer } from "../../worker/modules/automation-rules/mailer";
 import { attemptDelivery } from "../../worker/modules/webhooks/delivery";
 import { addInboxMember, createAgent, createTeam, createWorld, db } from "../support/factories";
 import {

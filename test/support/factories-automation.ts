@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import * as t from "../../worker/db/schema";
 import type { OutboxEvent } from "../../worker/events/outbox-types";
-import type { Mail } from "../../worker/modules/automation-rules/mailer";
+import type { Mail } from "../../worker/lib/mail";
 import { db, unique } from "./factories";
 import { createConversation, insertMessage } from "./factories-conversations";
 import { dohResponse, publicDns } from "./factories-webhooks";

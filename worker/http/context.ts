@@ -9,6 +9,12 @@ type BaseVariables = { requestId: string; deps: Deps };
 
 export type AppEnv = { Bindings: Bindings; Variables: BaseVariables };
 
+/** A user or agent bot, known by its token (the profile: no account in the path). */
+export type ActorEnv = {
+  Bindings: Bindings;
+  Variables: BaseVariables & { actor: Actor };
+};
+
 /** Account API: a user or agent bot acting inside the account of the path. */
 export type AccountEnv = {
   Bindings: Bindings;

@@ -29,3 +29,8 @@ export function timingSafeEqual(a: string, b: string): boolean {
   }
   return crypto.subtle.timingSafeEqual(left, right);
 }
+
+/** Lower-case hex SHA-256 of `text` (one-time link tokens are stored only as this). */
+export async function sha256Hex(text: string): Promise<string> {
+  return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}

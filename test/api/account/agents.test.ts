@@ -18,6 +18,7 @@ import {
   teamMemberIds,
 } from "../../support/factories-inboxes";
 import { api, expectError } from "../../support/http";
+import { recordMail } from "../../support/mail";
 
 const agents = (accountId: number) => `/api/v1/accounts/${accountId}/agents`;
 
@@ -92,6 +93,8 @@ describe("POST /api/v1/accounts/{account_id}/agents", () => {
       ),
       availability_status: "busy",
       auto_offline: false,
+      // Until they choose a password through the mailed link.
+      confirmed: false,
     });
     const user = await findUserRow(res.body.id);
     expect(user?.pubsubToken).toMatch(/^\w{24}$/);
@@ -103,20 +106,46 @@ describe("POST /api/v1/accounts/{account_id}/agents", () => {
     expect(own.status).toBe(200);
   });
 
-  it("adds an existing user (matched case-insensitively) as an administrator", async () => {
+  it("invites an existing user (matched case-insensitively), revealing nothing of them", async () => {
     const { account, admin } = await createWorld();
     const other = await createWorld();
-    const res = await api(agents(account.id), {
-      token: admin.token,
-      body: {
-        agent: { name: "Ignored", email: other.agent.email.toUpperCase(), role: "administrator" },
-      },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual(agentRecord(other.agent, account.id, "administrator"));
-    expect((await findUserRow(other.agent.id))?.name).toBe(other.agent.name);
-    // Still an agent in the first account.
-    expect((await findMembershipRow(other.account.id, other.agent.id))?.role).toBe("agent");
+    const mail = recordMail();
+    try {
+      const res = await api(agents(account.id), {
+        token: admin.token,
+        body: {
+          agent: {
+            name: "Typed Name",
+            email: other.agent.email.toUpperCase(),
+            role: "administrator",
+          },
+        },
+      });
+      expect(res.status).toBe(200);
+      // Only what the inviter sent: not the user's real name, avatar or confirmation.
+      expect(res.body).toEqual({
+        ...agentRecord(
+          { id: other.agent.id, email: other.agent.email, name: "Typed Name" },
+          account.id,
+          "administrator",
+        ),
+        confirmed: false,
+      });
+      expect(JSON.stringify(res.body)).not.toContain(other.agent.name);
+      // Nothing joined, nothing of the user changed, until the user accepts.
+      expect(await findMembershipRow(account.id, other.agent.id)).toBeUndefined();
+      expect((await findUserRow(other.agent.id))?.name).toBe(other.agent.name);
+      const list = await api(agents(account.id), { token: admin.token });
+      expect(list.body.map((a: { id: number }) => a.id)).not.toContain(other.agent.id);
+      expect(mail.sent.at(-1)?.to).toEqual([other.agent.email]);
+      expect(mail.linkTo(other.agent.email)).toMatch(
+        /^\/app\/auth\/invitation\?invitation_token=\w{43}$/,
+      );
+      // Still an agent in the first account.
+      expect((await findMembershipRow(other.account.id, other.agent.id))?.role).toBe("agent");
+    } finally {
+      mail.stop();
+    }
   });
 
   it("accepts Chatwoot's `available` as online", async () => {
@@ -175,13 +204,13 @@ describe("POST /api/v1/accounts/{account_id}/agents", () => {
 });
 
 describe("PATCH /api/v1/accounts/{account_id}/agents/{id}", () => {
-  it("updates name, role, availability and auto_offline", async () => {
+  it("updates role, availability and auto_offline", async () => {
     const { account, admin, agent } = await createWorld();
     const res = await api(`${agents(account.id)}/${agent.id}`, {
       method: "PATCH",
       token: admin.token,
       body: {
-        name: "Renamed",
+        name: agent.name, // a client sending the whole record back
         role: "administrator",
         availability_status: "offline",
         auto_offline: false,
@@ -189,12 +218,28 @@ describe("PATCH /api/v1/accounts/{account_id}/agents/{id}", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      ...agentRecord({ ...agent, name: "Renamed" }, account.id, "administrator"),
+      ...agentRecord(agent, account.id, "administrator"),
       availability_status: "offline",
       auto_offline: false,
     });
-    const list = await api(agents(account.id), { token: admin.token });
-    expect(list.body.find((a: { id: number }) => a.id === agent.id).name).toBe("Renamed");
+  });
+
+  it("refuses to rename the user: the name is the user's own, in every account", async () => {
+    const { account, admin, agent } = await createWorld();
+    const err = expectError(
+      await api(`${agents(account.id)}/${agent.id}`, {
+        method: "PATCH",
+        token: admin.token,
+        body: { name: "Renamed", role: "administrator" },
+      }),
+      422,
+      "validation_failed",
+    );
+    expect(err.details).toEqual([
+      { path: "name", message: "is the user's own: they change it with PUT /api/v1/profile" },
+    ]);
+    expect((await findUserRow(agent.id))?.name).toBe(agent.name);
+    expect((await findMembershipRow(account.id, agent.id))?.role).toBe("agent");
   });
 
   it("keeps omitted fields", async () => {
@@ -217,7 +262,7 @@ describe("PATCH /api/v1/accounts/{account_id}/agents/{id}", () => {
       await api(path, {
         method: "PATCH",
         token: admin.token,
-        body: { role: "agent", name: "Nope" },
+        body: { role: "agent", name: admin.name },
       }),
       422,
     );
@@ -332,7 +377,7 @@ describeAuthMatrix("POST agents", {
 describeAuthMatrix("PATCH agent", {
   method: "PATCH",
   path: (w) => `${agents(w.account.id)}/${w.agent.id}`,
-  body: { name: "M" },
+  body: { availability_status: "busy" },
   adminOnly: true,
 });
 describeAuthMatrix("DELETE agent", {

@@ -2,11 +2,11 @@ import { createMiddleware } from "hono/factory";
 import { ApiError } from "../../lib/errors";
 import { performerOf } from "../../modules/access-tokens/service";
 import { authCache } from "../auth-cache";
-import type { AccountEnv } from "../context";
+import type { ActorEnv } from "../context";
 import { readAccessToken } from "./token";
 
-/** Account API: a user or agent-bot token; platform tokens are not accepted here. */
-export const authUser = createMiddleware<AccountEnv>(async (c, next) => {
+/** Account API and profile: a user or agent-bot token; platform tokens are not accepted here. */
+export const authUser = createMiddleware<ActorEnv>(async (c, next) => {
   const token = readAccessToken(c);
   if (!token) {
     throw new ApiError("unauthorized");

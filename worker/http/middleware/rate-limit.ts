@@ -10,7 +10,12 @@ import { ErrorSchema } from "../errors";
  */
 export const RATE_LIMIT_PERIOD_SECONDS = 60;
 
-type LimiterName = "PUBLIC_IP_LIMITER" | "PUBLIC_CONTACT_LIMITER" | "PUBLIC_MESSAGE_LIMITER";
+type LimiterName =
+  | "PUBLIC_IP_LIMITER"
+  | "PUBLIC_CONTACT_LIMITER"
+  | "PUBLIC_MESSAGE_LIMITER"
+  | "AUTH_IP_LIMITER"
+  | "AUTH_EMAIL_LIMITER";
 
 /**
  * The caller's address: CF-Connecting-IP, which Cloudflare's edge sets (overwriting whatever the

@@ -66,18 +66,12 @@ const userIdByEmail = (db: Db, email: string) =>
 export const insertTokenForEmail = (db: Db, email: string, token: string) =>
   db.insert(accessTokens).values({ ownerType: "User", ownerId: userIdByEmail(db, email), token });
 
-export const insertMembership = (db: Db, values: NewMembership) =>
-  db.insert(accountUsers).values(values);
-
 /** Membership for a user inserted earlier in the same batch. */
 export const insertMembershipForEmail = (
   db: Db,
   email: string,
   values: Omit<NewMembership, "userId">,
 ) => db.insert(accountUsers).values({ ...values, userId: userIdByEmail(db, email) });
-
-export const updateUserName = (db: Db, userId: number, name: string, now: number) =>
-  db.update(users).set({ name, updatedAt: now }).where(eq(users.id, userId));
 
 const adminCount = (db: Db, accountId: number) =>
   sql`(${db

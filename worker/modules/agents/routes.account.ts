@@ -37,7 +37,10 @@ const create = createRoute({
   path: "/agents",
   tags,
   summary: "Add an agent to the account (administrators)",
-  description: "An existing user with that email is added; otherwise the user is created.",
+  description:
+    "A new email: the user is created (unconfirmed) and mailed a link to choose a password. " +
+    "An email that already has a user: that user is mailed an invitation and joins when they " +
+    "accept; the answer shows only what was sent, nothing of the user's record.",
   middleware: [requireAdmin] as const,
   request: { params: AccountParams, body: jsonBody(AgentCreateSchema) },
   responses: { 200: jsonContent(AgentSchema, "The new agent"), ...errorResponses },
@@ -66,11 +69,11 @@ const remove = createRoute({
 });
 
 /** requireAdmin has already refused bots, so the actor is a user. */
-function actingUserId(actor: AccountEnv["Variables"]["actor"]): number {
+function actingUser(actor: AccountEnv["Variables"]["actor"]) {
   if (actor.kind !== "user") {
     throw new ApiError("forbidden");
   }
-  return actor.user.id;
+  return actor.user;
 }
 
 export const agentAccountRoutes = createRouter<AccountEnv>()
@@ -79,8 +82,8 @@ export const agentAccountRoutes = createRouter<AccountEnv>()
     return c.json(rows.map(presentAgent), 200);
   })
   .openapi(create, async (c) => {
-    const inviter = actingUserId(c.var.actor);
-    const row = await addAgent(c.var.deps, c.var.account.id, inviter, c.req.valid("json"));
+    const inviting = { account: c.var.account, inviter: actingUser(c.var.actor) };
+    const row = await addAgent(c.var.deps, inviting, c.req.valid("json"));
     return c.json(presentAgent(row), 200);
   })
   .openapi(update, async (c) => {

@@ -1,8 +1,13 @@
+import type { AccountRow, UserRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
+import { issueLink, LINK_TTL_SECONDS } from "../auth/links";
+import { joinAccountMail, newAgentMail } from "../auth/mail";
+import { sendMail } from "../auth/service";
+import { displayNameOf } from "../users/presenter";
 import {
   deleteInboxMembershipsInAccount,
   deleteTeamMembershipsInAccount,
@@ -13,13 +18,11 @@ import {
   deleteMembership,
   findAgent,
   findUserByEmail,
-  insertMembership,
   insertMembershipForEmail,
   insertTokenForEmail,
   insertUser,
   type NewMembership,
   updateMembership,
-  updateUserName,
 } from "./queries";
 import type { AgentCreate, AgentUpdate } from "./schema";
 
@@ -40,51 +43,121 @@ function membershipValues(input: AgentUpdate): Partial<NewMembership> {
   ) as Partial<NewMembership>;
 }
 
+/** Who adds an agent, and where: what the invitation mail names. */
+export type Inviting = { account: AccountRow; inviter: UserRow };
+
 /**
- * Chatwoot parity (AgentBuilder): an email that already has a user adds that user to the
- * account; otherwise the user is created with its access token, in one batch.
+ * Adds an agent by email. A new email gets a user (unconfirmed, with its access token) and a
+ * membership in one batch, and a mail with a link to choose a password. An email that already
+ * has a user gets an invitation mail instead: the user joins when they accept, and until then
+ * the answer shows only what the inviter sent, nothing of the user's own record.
  */
 export async function addAgent(
   deps: Deps,
-  accountId: number,
-  inviterId: number,
+  { account, inviter }: Inviting,
   input: AgentCreate,
 ): Promise<AgentRow> {
   const { db } = deps;
-  const membership = { accountId, inviterId, ...membershipValues(input) };
+  const membership = { accountId: account.id, inviterId: inviter.id, ...membershipValues(input) };
+  const mailed = { accountName: account.name, inviterName: displayNameOf(inviter) };
   const existing = await findUserByEmail(db, input.email);
-  try {
-    if (existing) {
-      if (await findMembership(db, accountId, existing.id)) {
-        throw invalidField("email", "is already a member of this account");
-      }
-      await insertMembership(db, { ...membership, userId: existing.id });
-    } else {
-      await db.batch([
-        insertUser(db, { name: input.name, email: input.email, pubsubToken: secureToken() }),
-        insertTokenForEmail(db, input.email, secureToken()),
-        insertMembershipForEmail(db, input.email, membership),
-      ]);
+  if (existing) {
+    if (await findMembership(db, account.id, existing.id)) {
+      throw invalidField("email", "is already a member of this account");
     }
+    const url = await issueLink(deps, "join_account", existing.id, LINK_TTL_SECONDS.invitation, {
+      accountId: account.id,
+      role: membership.role ?? "agent",
+      inviterId: inviter.id,
+    });
+    await sendMail(deps, joinAccountMail(existing.email, { ...mailed, url }));
+    return invitedAgent(deps, existing.id, input, membership);
+  }
+  try {
+    await db.batch([
+      insertUser(db, {
+        name: input.name,
+        email: input.email,
+        confirmed: false,
+        pubsubToken: secureToken(),
+      }),
+      insertTokenForEmail(db, input.email, secureToken()),
+      insertMembershipForEmail(db, input.email, membership),
+    ]);
   } catch (err) {
-    // A concurrent request added the same email or membership first.
+    // A concurrent request added the same email first.
     if (isUniqueViolation(err)) {
       throw invalidField("email", "has already been taken");
     }
     throw err;
   }
-  const user = existing ?? (await findUserByEmail(db, input.email));
-  return loadAgent(deps, accountId, user?.id ?? 0);
+  const agent = await loadAgent(
+    deps,
+    account.id,
+    (await findUserByEmail(db, input.email))?.id ?? 0,
+  );
+  const url = await issueLink(deps, "set_password", agent.user.id, LINK_TTL_SECONDS.invitation);
+  await sendMail(deps, newAgentMail(agent.user.email, { ...mailed, url }));
+  return agent;
 }
 
-/** Name lives on the user (shared across accounts, as in Chatwoot); the rest on the membership. */
+/** The agent record of a pending invitation: the inviter's own words and defaults only. */
+function invitedAgent(
+  deps: Deps,
+  userId: number,
+  input: AgentCreate,
+  membership: Omit<NewMembership, "userId">,
+): AgentRow {
+  const now = deps.now();
+  return {
+    user: {
+      id: userId,
+      name: input.name,
+      displayName: null,
+      email: input.email,
+      passwordHash: null,
+      avatarUrl: null,
+      confirmed: false,
+      messageSignature: null,
+      uiSettings: {},
+      customAttributes: {},
+      type: null,
+      pubsubToken: "",
+      createdAt: now,
+      updatedAt: now,
+    },
+    membership: {
+      id: 0,
+      accountId: membership.accountId,
+      userId,
+      role: membership.role ?? "agent",
+      availability: "online",
+      autoOffline: true,
+      inviterId: membership.inviterId ?? null,
+      activeAt: null,
+      createdAt: now,
+      updatedAt: now,
+    },
+  };
+}
+
+const OWN_NAME = "is the user's own: they change it with PUT /api/v1/profile";
+
+/**
+ * An administrator changes what belongs to the account (role, availability); the name is the
+ * user's, shared by every account they are in, so only the user or their platform app changes it.
+ * Sending the current name back (as clients that PATCH whole records do) is fine.
+ */
 export async function updateAgent(
   deps: Deps,
   accountId: number,
   userId: number,
   input: AgentUpdate,
 ): Promise<AgentRow> {
-  await loadAgent(deps, accountId, userId);
+  const current = await loadAgent(deps, accountId, userId);
+  if (input.name !== undefined && input.name !== current.user.name) {
+    throw invalidField("name", OWN_NAME, `Name ${OWN_NAME}`);
+  }
   const values = membershipValues(input);
   if (Object.keys(values).length > 0) {
     const [updated] = await updateMembership(deps.db, accountId, userId, {
@@ -94,9 +167,6 @@ export async function updateAgent(
     if (!updated) {
       throw invalidField("role", LAST_ADMIN);
     }
-  }
-  if (input.name !== undefined) {
-    await updateUserName(deps.db, userId, input.name, deps.now());
   }
   return loadAgent(deps, accountId, userId);
 }

@@ -1,6 +1,6 @@
 import type { ConversationRow, RuleRow } from "../../db/schema";
+import type { Mailer } from "../../lib/mail";
 import type { MessageScope } from "../messages/service";
-import type { Mailer } from "./mailer";
 
 /** What one action works with: the rule acting as an administrator, the fresh conversation. */
 export type ActionContext = {

@@ -5,6 +5,7 @@ import type {
   RuleRow,
 } from "../../db/schema";
 import type { Deps } from "../../events/deps";
+import type { Mailer } from "../../lib/mail";
 import { findById } from "../conversations/queries";
 import {
   assign,
@@ -17,7 +18,6 @@ import {
 import { createMessage, type MessageScope } from "../messages/service";
 import { isNil, isRuleAction, type RuleActionName } from "./actions";
 import type { ActionContext } from "./context";
-import type { Mailer } from "./mailer";
 import { emailTeams, emailTranscript, postWebhookEvent, sendAttachments } from "./notify";
 import type { RuleActionInput } from "./schema";
 

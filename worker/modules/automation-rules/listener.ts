@@ -4,7 +4,7 @@ import { createDeps } from "../../events/deps";
 import type { AsyncListener } from "../../events/outbox-types";
 import { KEEP_SENT_SECONDS } from "../../events/sweep";
 import { createLogger, type Logger } from "../../lib/logger";
-import { bindingMailer, type Mailer } from "./mailer";
+import { bindingMailer, type Mailer } from "../../lib/mail";
 import { pruneRuns } from "./queries";
 import { runAutomation } from "./run";
 

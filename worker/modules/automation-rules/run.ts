@@ -1,13 +1,13 @@
 import type { Db } from "../../db/client";
 import type { Deps } from "../../events/deps";
 import { type AsyncListenerContext, memoized, type OutboxEvent } from "../../events/outbox-types";
+import type { Mailer } from "../../lib/mail";
 import { findAccount } from "../accounts/queries";
 import { findById } from "../conversations/queries";
 import { evaluate, type RuleCondition } from "./engine";
 import { runActions } from "./executor";
 import { loadFacts } from "./facts";
 import type { RuleEvent } from "./fields";
-import type { Mailer } from "./mailer";
 import { activeRulesFor, claimRun } from "./queries";
 
 export type AutomationRuntime = {

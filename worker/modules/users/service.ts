@@ -2,6 +2,7 @@ import type { AccountUserRow, UserRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
+import { sha256Hex } from "../../lib/hmac";
 import { secureToken } from "../../lib/ids";
 import { deleteForOwner, findForOwner, insertTokenFor } from "../access-tokens/queries";
 import { findAccount } from "../accounts/queries";
@@ -30,11 +31,6 @@ import type { UserCreate, UserUpdate } from "./schema";
 
 const emailTaken = () =>
   invalidField("email", "has already been taken", "Email has already been taken");
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 /** Loads what the user record shows besides the row: token, accounts, hmac identifier. */
 export async function loadUserView(deps: Deps, user: UserRow): Promise<UserView> {

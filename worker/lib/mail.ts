@@ -1,11 +1,11 @@
-import type { Bindings } from "../../env";
+import type { Bindings } from "../env";
 
 export type Mail = { to: string[]; subject: string; text: string };
 
 /**
- * Email out of automation (send_email_to_team, send_email_transcript). The Workers `send_email`
- * binding in production and under `wrangler dev` (which only logs what it would send); tests
- * hand in a recording implementation (STYLE §3.8).
+ * Email out of the service: automation's send_email_to_team and transcripts, invitations and
+ * password links. The Workers `send_email` binding in production and under `wrangler dev`
+ * (which only logs what it would send); tests hand in a recording implementation (STYLE §3.8).
  */
 export type Mailer = { send(mail: Mail): Promise<void> };
 

@@ -1,0 +1,101 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/context";
+import { errorResponses } from "../../http/errors";
+import { clientIp, enforceLimit, rateLimitResponses } from "../../http/middleware/rate-limit";
+import { createRouter } from "../../http/router";
+import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
+import { presentUser } from "../users/presenter";
+import { loadUserView } from "../users/service";
+import {
+  AuthMessageSchema,
+  PasswordResetRequestSchema,
+  PasswordResetSchema,
+  SignInResultSchema,
+  SignInSchema,
+} from "./schema";
+import { requestPasswordReset, setPasswordWithLink, signIn } from "./service";
+
+const tags = ["Auth"];
+
+/** Every sign-in flow counts against the caller's address, and against the email asked about. */
+export async function limit(c: Context<AppEnv>, email?: string) {
+  await enforceLimit(c.env, "AUTH_IP_LIMITER", `ip:${clientIp(c)}`, "from this address");
+  if (email !== undefined) {
+    await enforceLimit(c.env, "AUTH_EMAIL_LIMITER", `email:${email}`, "for this email");
+  }
+}
+
+// Chatwoot (devise_token_auth): POST /auth/sign_in
+const signInRoute = createRoute({
+  method: "post",
+  path: "/auth/sign_in",
+  tags,
+  security: [],
+  summary: "Sign in with email and password",
+  description:
+    "Answers the user with its `access_token` (the `api_access_token` of every other call). " +
+    "Any wrong email or password is the same 401; 30 attempts a minute per address and 10 per email.",
+  request: { body: jsonBody(SignInSchema) },
+  responses: {
+    200: jsonContent(SignInResultSchema, "The signed-in user"),
+    ...rateLimitResponses,
+    ...errorResponses,
+  },
+});
+
+// Chatwoot (devise_token_auth): POST /auth/password
+const requestResetRoute = createRoute({
+  method: "post",
+  path: "/auth/password",
+  tags,
+  security: [],
+  summary: "Mail a password link",
+  description:
+    "Mails a one-time link to choose a new password when the email has a user; the answer is " +
+    "the same whether it has one or not.",
+  request: { body: jsonBody(PasswordResetRequestSchema) },
+  responses: {
+    200: jsonContent(AuthMessageSchema, "Accepted"),
+    ...rateLimitResponses,
+    ...errorResponses,
+  },
+});
+
+// Chatwoot (devise_token_auth): PUT /auth/password
+const resetRoute = createRoute({
+  method: "put",
+  path: "/auth/password",
+  tags,
+  security: [],
+  summary: "Choose a new password with a mailed link's token",
+  request: { body: jsonBody(PasswordResetSchema) },
+  responses: {
+    200: jsonContent(AuthMessageSchema, "Password set"),
+    ...rateLimitResponses,
+    ...errorResponses,
+  },
+});
+
+export const RESET_REQUESTED =
+  "If that email has an account, a link to choose a new password is on its way.";
+
+export const authRoutes = createRouter<AppEnv>()
+  .openapi(signInRoute, async (c) => {
+    const { email, password } = c.req.valid("json");
+    await limit(c, email);
+    const user = await signIn(c.var.deps, email, password);
+    return c.json({ data: presentUser(await loadUserView(c.var.deps, user)) }, 200);
+  })
+  .openapi(requestResetRoute, async (c) => {
+    const { email } = c.req.valid("json");
+    await limit(c, email);
+    await requestPasswordReset(c.var.deps, email);
+    return c.json({ success: true as const, message: RESET_REQUESTED }, 200);
+  })
+  .openapi(resetRoute, async (c) => {
+    await limit(c);
+    const { reset_password_token, password } = c.req.valid("json");
+    await setPasswordWithLink(c.var.deps, reset_password_token, password);
+    return c.json({ success: true as const, message: "Your password has been set." }, 200);
+  });

@@ -1,0 +1,100 @@
+import type { UserRow } from "../../db/schema";
+import type { Deps } from "../../events/deps";
+import { ApiError, invalidField } from "../../lib/errors";
+import { bindingMailer, type Mail } from "../../lib/mail";
+import { findAccount } from "../accounts/queries";
+import { hashPassword, verifyPassword } from "../users/password";
+import { findUser, findUserByEmail } from "../users/queries";
+import { findLink, issueLink, LINK_TTL_SECONDS, linkInvalid, useLink } from "./links";
+import { resetMail } from "./mail";
+import { deleteUserLinks, joinAccount, setPasswordConfirmed } from "./queries";
+
+/**
+ * A well-formed hash of no password anyone knows: an unknown email is checked against it, so
+ * a sign-in takes the same ~100k PBKDF2 rounds whether the email exists or not.
+ */
+const NOBODY =
+  "pbkdf2_sha256$100000$bm8tdXNlci1zYWx0LTE2Yg==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+
+/** The user whose email and password match; any mismatch is the same 401, by design. */
+export async function signIn(deps: Deps, email: string, password: string): Promise<UserRow> {
+  const user = await findUserByEmail(deps.db, email);
+  const matches = await verifyPassword(password, user?.passwordHash ?? NOBODY);
+  if (!(user?.passwordHash && matches)) {
+    throw new ApiError("invalid_credentials");
+  }
+  return user;
+}
+
+/** Mails are best effort: a failed send is logged, and the user can always ask again. */
+export async function sendMail(deps: Deps, mail: Mail): Promise<void> {
+  try {
+    await bindingMailer(deps.env, (entry) => deps.log.warn(String(entry.msg), entry)).send(mail);
+  } catch (err) {
+    deps.log.error("mail not sent", { subject: mail.subject, error: err });
+  }
+}
+
+/**
+ * Mails a reset link when the email has a user; answers the same either way, so the endpoint
+ * tells nobody which emails have accounts.
+ */
+export async function requestPasswordReset(deps: Deps, email: string): Promise<void> {
+  const user = await findUserByEmail(deps.db, email);
+  if (!user) {
+    return;
+  }
+  const url = await issueLink(deps, "set_password", user.id, LINK_TTL_SECONDS.reset);
+  await sendMail(deps, resetMail(user.email, url));
+}
+
+/** Sets the password through a mailed link (invitation or reset); the link works once. */
+export async function setPasswordWithLink(
+  deps: Deps,
+  token: string | undefined,
+  password: string,
+): Promise<UserRow> {
+  const link = await useLink(deps, "set_password", token, "reset_password_token");
+  const user = await findUser(deps.db, link.userId);
+  if (!user) {
+    throw linkInvalid("reset_password_token");
+  }
+  await deps.db.batch([
+    setPasswordConfirmed(deps.db, user.id, await hashPassword(password), deps.now()),
+    deleteUserLinks(deps.db, user.id, "set_password"),
+  ]);
+  return user;
+}
+
+/** What an invitation page shows before it is accepted: the account's name, nothing else. */
+export async function invitationFor(deps: Deps, token: string | undefined) {
+  const link = await findLink(deps, "join_account", token);
+  const account = link?.accountId ? await findAccount(deps.db, link.accountId) : undefined;
+  if (!link || !account) {
+    throw linkInvalid("invitation_token");
+  }
+  return { accountName: account.name, role: link.role ?? "agent" };
+}
+
+/** The invited user joins the account with the role the inviter chose; the link works once. */
+export async function acceptInvitation(deps: Deps, token: string | undefined) {
+  const link = await useLink(deps, "join_account", token, "invitation_token");
+  const account = link.accountId ? await findAccount(deps.db, link.accountId) : undefined;
+  if (!account) {
+    throw linkInvalid("invitation_token");
+  }
+  await joinAccount(deps.db, {
+    accountId: account.id,
+    userId: link.userId,
+    role: link.role ?? "agent",
+    inviterId: link.inviterId,
+  });
+  return { accountName: account.name };
+}
+
+/** Profile changes of the email or password need the current password. */
+export async function assertCurrentPassword(user: UserRow, current: string | undefined) {
+  if (!current || !user.passwordHash || !(await verifyPassword(current, user.passwordHash))) {
+    throw invalidField("current_password", "is invalid", "Current password is invalid");
+  }
+}
