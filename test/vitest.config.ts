@@ -34,6 +34,7 @@ const worker = defineProject({
       "test/contract/**/*.test.ts",
       "test/events/**/*.test.ts",
       "test/realtime/**/*.test.ts",
+      "test/reports/**/*.test.ts",
     ],
     setupFiles: ["test/setup/apply-migrations.ts"],
   },

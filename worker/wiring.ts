@@ -1,6 +1,7 @@
 import { registerHandlers } from "./events/registry";
 import { automationListener, pruneAutomationRuns } from "./modules/automation-rules/listener";
 import { liveHandler } from "./modules/live/handler";
+import { reportingWrites } from "./modules/reports/derive";
 import { attemptDelivery } from "./modules/webhooks/delivery";
 import { resendOverdueDeliveries } from "./modules/webhooks/dispatch";
 import { agentBotListener, webhookListener } from "./modules/webhooks/listeners";
@@ -15,4 +16,6 @@ registerHandlers({
   queued: [automationListener, webhookListener, agentBotListener],
   delivery: (id, ctx) => attemptDelivery(ctx, id),
   sweep: { deliveries: resendOverdueDeliveries, automation_runs: pruneAutomationRuns },
+  // Reporting facts and their rollups, in the batch of the events they come from.
+  derived: [reportingWrites],
 });

@@ -5,6 +5,7 @@ import type { ConversationRow } from "../db/schema";
 import type { Deps } from "./deps";
 import { isOutboxEvent, webhookName } from "./names";
 import { outboxStatements } from "./queries";
+import { handlers, prepareDerived } from "./registry";
 import type { AnyDomainEvent, CommittedEvent, PerformedBy, Stamp } from "./types";
 
 type Batch = BatchItem<"sqlite">;
@@ -19,8 +20,9 @@ export const recorderOf = (deps: Deps): Recorder => ({
 });
 
 /**
- * The outbox statements of `events` (live-only events write none), to append to the batch of
- * the change itself, and how to read back from the batch's results what was recorded.
+ * The outbox statements of `events` (live-only events write none) and the rows derived from
+ * them (registry's `derived`), to append to the batch of the change itself, and how to read
+ * back from the batch's results what was recorded. Callers run `prepareDerived` first.
  */
 export function eventWrites(db: Db, events: AnyDomainEvent[], by: Recorder) {
   const statements: Batch[] = [];
@@ -54,6 +56,13 @@ export function eventWrites(db: Db, events: AnyDomainEvent[], by: Recorder) {
       }),
     );
     positions.push(statements.length - 1);
+  }
+  // Derived rows come after every outbox row: a conditional event's outbox row is guarded by
+  // `changes()` of the statement just before it, which a derived row in between would break.
+  for (const d of handlers().derived) {
+    for (const e of events) {
+      statements.push(...d.statements(db, e, by.at));
+    }
   }
   const rowsAt = (results: unknown[], offset: number, i: number) =>
     ((results[offset + i] as { id: number }[] | undefined) ?? []).map((r) => r.id);
@@ -96,7 +105,9 @@ export async function commit(
   events: AnyDomainEvent[],
   opts: CommitOptions = {},
 ): Promise<unknown[]> {
-  const writes = eventWrites(deps.db, events, recorderOf(deps));
+  const by = recorderOf(deps);
+  await prepareDerived(deps.db, events, by.at);
+  const writes = eventWrites(deps.db, events, by);
   const all = [...statements, ...writes.statements];
   if (all.length === 0) {
     return [];

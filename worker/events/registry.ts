@@ -1,7 +1,9 @@
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../db/client";
 import type { Bindings } from "../env";
 import type { Logger } from "../lib/logger";
 import type { AsyncListener, AsyncListenerContext } from "./outbox-types";
-import type { CommittedEvent } from "./types";
+import type { AnyDomainEvent, CommittedEvent } from "./types";
 
 export type LiveContext = { env: Bindings; log: Logger };
 
@@ -17,6 +19,17 @@ export type DeliveryHandler = (
 /** A periodic task of the cron sweep; answers how many things it handled. */
 export type SweepTask = (env: Bindings, now: number) => Promise<number>;
 
+/**
+ * Facts derived from domain events and written in the batch that records them (reporting
+ * events and their rollups): the change, its outbox rows and its derived rows commit together.
+ */
+export type DerivedWrites = {
+  /** Runs before the batch is built: reads or writes what the statements rely on. */
+  prepare?: (db: Db, events: readonly AnyDomainEvent[], at: number) => Promise<void>;
+  /** The statements one event adds to the batch, after every outbox row of the batch. */
+  statements: (db: Db, event: AnyDomainEvent, at: number) => BatchItem<"sqlite">[];
+};
+
 /** Who handles events, by where they run. The composition root (worker/wiring.ts) fills it. */
 export type Handlers = {
   live: readonly LiveHandler[];
@@ -24,10 +37,12 @@ export type Handlers = {
   queued: readonly AsyncListener[];
   delivery: DeliveryHandler | null;
   sweep: Readonly<Record<string, SweepTask>>;
+  /** Derived writes, in the batch of the events they come from. */
+  derived: readonly DerivedWrites[];
 };
 
 // Isolate-level on purpose: set once when the Worker's entry module loads, never per request.
-let registered: Handlers = { live: [], queued: [], delivery: null, sweep: {} };
+let registered: Handlers = { live: [], queued: [], delivery: null, sweep: {}, derived: [] };
 
 /** Sets the handlers (idempotent: a second call replaces the first). */
 export function registerHandlers(handlers: Handlers): void {
@@ -35,3 +50,10 @@ export function registerHandlers(handlers: Handlers): void {
 }
 
 export const handlers = (): Handlers => registered;
+
+/** Runs every derived-writes `prepare` for `events` (before their batch is built). */
+export async function prepareDerived(db: Db, events: readonly AnyDomainEvent[], at: number) {
+  for (const d of registered.derived) {
+    await d.prepare?.(db, events, at);
+  }
+}

@@ -10,5 +10,6 @@ export * from "./events";
 export * from "./inboxes";
 export * from "./labels";
 export * from "./messages";
+export * from "./reports";
 export * from "./teams";
 export * from "./users";

@@ -2,6 +2,7 @@ import type { Db } from "../../db/client";
 import type { AttachmentRow, MessageRow } from "../../db/schema";
 import { eventWrites, type Recorder } from "../../events/commit";
 import { SYSTEM } from "../../events/deps";
+import { prepareDerived } from "../../events/registry";
 import type { AnyDomainEvent } from "../../events/types";
 import { isUniqueViolation } from "../../lib/db-errors";
 import type { RoomRelay } from "../../realtime/room-relay";
@@ -174,23 +175,30 @@ export class MessageWriter {
     const statements = [];
     const spans: { start: number; files: number; eventIds: (results: unknown[]) => number[] }[] =
       [];
-    for (const { req, seq } of group) {
+    // message_created commits with the message itself (activity messages have no event).
+    const events = group.map(({ req, seq }) =>
+      req.record ? [createdEvent(req, messageIdAt(req.conversationId, seq))] : [],
+    );
+    await prepareDerived(db, events.flat(), group[0]?.req.record?.at ?? 0);
+    group.forEach(({ req, seq }, n) => {
       const files = req.attachments ?? [];
       const messageId = messageIdAt(req.conversationId, seq);
       const start = statements.length;
       statements.push(
         insertMessage(db, { ...req.values, conversationId: req.conversationId, seq }),
+      );
+      const writes = eventWrites(db, events[n] ?? [], req.record ?? NO_RECORDER);
+      const eventsAt = statements.length;
+      // Before the touch: the facts derived from the message (reply time, first response) read
+      // the conversation's clocks as the message found them.
+      statements.push(...writes.statements);
+      statements.push(
         touchConversation(db, req.conversationId, req.touch),
         ...(req.contactId ? [touchContact(db, req.contactId, req.touch.at)] : []),
       );
-      // message_created commits with the message itself (activity messages have no event).
-      const events = req.record ? [createdEvent(req, messageId)] : [];
-      const writes = eventWrites(db, events, req.record ?? NO_RECORDER);
-      const eventsAt = statements.length;
-      statements.push(...writes.statements);
       statements.push(...files.map((a) => insertAttachment(db, { ...a, messageId })));
       spans.push({ start, files: files.length, eventIds: (r) => writes.ids(r, eventsAt) });
-    }
+    });
     // The presenter's unread count and source_id, read after the group in the same round trip.
     const countersAt = statements.length;
     statements.push(...counterStatements(db, (group.at(-1) as Pending).req.counters));

@@ -1,0 +1,115 @@
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { accounts } from "./accounts";
+import { inboxes } from "./inboxes";
+
+/**
+ * Chatwoot's reporting events (conversation_resolved, first_response, reply_time,
+ * conversation_bot_handoff, conversation_bot_resolved, conversation_opened) plus Parley's
+ * counting facts (conversation_created, conversation_assigned, conversation_team_assigned,
+ * message_incoming, message_outgoing). Written in the batch of the change that causes them,
+ * derived from its domain events (modules/reports/derive.ts); docs/reports.md defines each.
+ */
+export const reportingEvents = sqliteTable(
+  "reporting_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Seconds (durations) or 0 (counting facts). */
+    value: real("value").notNull().default(0),
+    /** The seconds of `value` inside the inbox's working hours (0 when they are disabled). */
+    valueInBusinessHours: real("value_in_business_hours").notNull().default(0),
+    inboxId: integer("inbox_id"),
+    /** As at the event: the assignee, or the replying agent for reply facts. */
+    userId: integer("user_id"),
+    /** The conversation's team as at the event. */
+    teamId: integer("team_id"),
+    conversationId: integer("conversation_id"),
+    eventStartTime: integer("event_start_time").notNull(),
+    eventEndTime: integer("event_end_time").notNull(),
+    /** When the event happened (= event_end_time); reports filter on it. */
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    // The edges of a report's range: one account's facts of some names between two times.
+    index("reporting_events_account_name_created").on(t.accountId, t.name, t.createdAt),
+    // A conversation's earlier facts (bot handoff time, last resolution).
+    index("reporting_events_conversation_name").on(t.conversationId, t.name),
+  ],
+);
+
+export const ROLLUP_DIMENSIONS = ["account", "user", "team", "inbox", "label"] as const;
+export type RollupDimension = (typeof ROLLUP_DIMENSIONS)[number];
+
+/**
+ * Sums of reporting events per account, UTC day or month, metric (event name) and dimension
+ * (the account itself with id 0, a user, team, inbox or label). Maintained by a trigger on
+ * reporting_events (migration 0012), so every writer, the rebuild included, keeps them exact
+ * in the same batch as the event.
+ */
+export const reportingRollups = sqliteTable(
+  "reporting_rollups",
+  {
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    dimension: text("dimension").$type<RollupDimension>().notNull(),
+    /** "day" or "month": a year-long report reads about 12 month rows per key, not 365. */
+    grain: text("grain").$type<"day" | "month">().notNull(),
+    metric: text("metric").notNull(),
+    /** Unix seconds of the UTC day's or month's start. */
+    period: integer("period").notNull(),
+    dimensionId: integer("dimension_id").notNull(),
+    count: integer("count").notNull().default(0),
+    sumValue: real("sum_value").notNull().default(0),
+    sumValueInBusinessHours: real("sum_value_in_business_hours").notNull().default(0),
+  },
+  (t) => [
+    // Summaries: every id of a dimension over a range of periods.
+    primaryKey({
+      columns: [t.accountId, t.dimension, t.grain, t.metric, t.period, t.dimensionId],
+    }),
+    // Time series of one id.
+    index("reporting_rollups_series").on(
+      t.accountId,
+      t.dimension,
+      t.dimensionId,
+      t.grain,
+      t.metric,
+      t.period,
+    ),
+  ],
+);
+
+/**
+ * An inbox's open intervals (UTC seconds, from its working hours in its timezone via Intl),
+ * with the business seconds before each: business seconds between two times are two indexed
+ * lookups, so business-hours values are computed in SQL inside the event's batch.
+ */
+export const reportingHours = sqliteTable(
+  "reporting_hours",
+  {
+    inboxId: integer("inbox_id")
+      .notNull()
+      .references(() => inboxes.id, { onDelete: "cascade" }),
+    start: integer("start").notNull(),
+    end: integer("end").notNull(),
+    /** Business seconds from the calendar's start up to `start`. */
+    before: integer("before").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.inboxId, t.start] })],
+);
+
+/** Which working-hours settings and span an inbox's reporting_hours were built from. */
+export const reportingCalendars = sqliteTable("reporting_calendars", {
+  inboxId: integer("inbox_id")
+    .primaryKey()
+    .references(() => inboxes.id, { onDelete: "cascade" }),
+  signature: text("signature").notNull(),
+  from: integer("from").notNull(),
+  to: integer("to").notNull(),
+});
+
+export type ReportingEventRow = typeof reportingEvents.$inferSelect;

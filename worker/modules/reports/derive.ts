@@ -1,0 +1,190 @@
+import { sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../db/client";
+import type { DerivedWrites } from "../../events/registry";
+import type { AnyDomainEvent, IdRef } from "../../events/types";
+import { ensureCalendars } from "./calendar";
+import {
+  type Fact,
+  fromConversation,
+  fromMessage,
+  HUMAN_REPLY,
+  hasFact,
+  INBOX_HAS_BOT,
+  insertFact,
+  lastFactAt,
+  statusRecorded,
+} from "./queries.facts";
+
+type Batch = BatchItem<"sqlite">;
+type Partial = Omit<Fact, "accountId">;
+
+/** A counting fact: no duration, at the moment `at` (SQL). */
+const moment = (
+  name: string,
+  at: ReturnType<typeof sql>,
+  from: Fact["from"],
+  user = sql`c.assignee_id`,
+) => ({ name, from, start: at, end: at, user }) satisfies Partial;
+
+/** Chatwoot's facts of a status change (ReportingEventListener), as at `at`. */
+function statusFacts(
+  e: Extract<AnyDomainEvent, { name: "conversation.status_changed" }>,
+  ref: IdRef,
+  at: number,
+): Partial[] {
+  const current = e.data.changed_attributes.status?.current_value;
+  const previous = e.data.previous_status;
+  const guard = e.ifChanged ? statusRecorded(at, String(current)) : sql``;
+  const now = sql`${at}`;
+  const facts: Partial[] = [];
+  if (current === "resolved") {
+    facts.push({
+      name: "conversation_resolved",
+      from: fromConversation(ref, guard),
+      start: sql`c.created_at`,
+      end: now,
+      user: sql`c.assignee_id`,
+    });
+    facts.push({
+      name: "conversation_bot_resolved",
+      from: fromConversation(
+        ref,
+        sql`${guard} AND ${INBOX_HAS_BOT} AND c.first_reply_created_at IS NULL
+          AND NOT ${hasFact("conversation_bot_handoff")}`,
+      ),
+      start: sql`c.created_at`,
+      end: now,
+      user: sql`NULL`,
+    });
+  }
+  if (previous === "pending" && current === "open") {
+    facts.push({
+      name: "conversation_bot_handoff",
+      from: fromConversation(ref, sql`${guard} AND NOT ${hasFact("conversation_bot_handoff")}`),
+      start: sql`c.created_at`,
+      end: now,
+      user: sql`c.assignee_id`,
+    });
+  }
+  if (previous === "resolved" && current === "open") {
+    const resolvedAt = lastFactAt("conversation_resolved");
+    facts.push({
+      name: "conversation_opened",
+      from: fromConversation(ref, sql`${guard} AND ${resolvedAt} IS NOT NULL`),
+      start: resolvedAt,
+      end: now,
+      user: sql`c.assignee_id`,
+    });
+  }
+  return facts;
+}
+
+/**
+ * A message's facts, read before the message moves the conversation's clocks (the writer puts
+ * derived rows before its touch): a human reply with no first reply yet is the first response
+ * (from creation, or from the bot handoff); a later one ends a customer's wait (reply time).
+ */
+function messageFacts(ref: IdRef): Partial[] {
+  const at = sql`m.created_at`;
+  const sender = sql`m.sender_id`;
+  const handoff = lastFactAt("conversation_bot_handoff");
+  return [
+    moment("message_incoming", at, fromMessage(ref, sql`AND m.message_type = 0`)),
+    moment(
+      "message_outgoing",
+      at,
+      fromMessage(ref, sql`AND m.message_type = 1`),
+      sql`CASE WHEN m.sender_type = 'User' THEN m.sender_id END`,
+    ),
+    {
+      name: "first_response",
+      from: fromMessage(ref, sql`${HUMAN_REPLY} AND c.first_reply_created_at IS NULL`),
+      start: sql`COALESCE(${handoff}, c.created_at)`,
+      end: at,
+      user: sender,
+    },
+    {
+      name: "reply_time",
+      from: fromMessage(
+        ref,
+        sql`${HUMAN_REPLY} AND c.first_reply_created_at IS NOT NULL AND c.waiting_since IS NOT NULL`,
+      ),
+      start: sql`c.waiting_since`,
+      end: at,
+      user: sender,
+    },
+  ];
+}
+
+/** The reporting facts one domain event makes (none for most). */
+export function factsOf(e: AnyDomainEvent, at: number): Partial[] {
+  const ref = e.conversation;
+  if (ref === undefined || ref === null) {
+    return [];
+  }
+  const now = sql`${at}`;
+  switch (e.name) {
+    case "conversation.created": {
+      const created = sql`c.created_at`;
+      return [
+        moment("conversation_created", created, fromConversation(ref)),
+        moment(
+          "conversation_assigned",
+          created,
+          fromConversation(ref, sql`AND c.assignee_id IS NOT NULL`),
+        ),
+        moment(
+          "conversation_team_assigned",
+          created,
+          fromConversation(ref, sql`AND c.team_id IS NOT NULL`),
+        ),
+      ];
+    }
+    case "conversation.status_changed":
+      return statusFacts(e, ref, at);
+    case "assignee.changed":
+      return e.ifChanged
+        ? []
+        : [
+            moment(
+              "conversation_assigned",
+              now,
+              fromConversation(ref, sql`AND c.assignee_id IS NOT NULL`),
+            ),
+          ];
+    case "team.changed":
+      return e.ifChanged
+        ? []
+        : [
+            moment(
+              "conversation_team_assigned",
+              now,
+              fromConversation(ref, sql`AND c.team_id IS NOT NULL`),
+            ),
+          ];
+    case "message.created": {
+      if (e.data.is_private || e.ifChanged) {
+        return [];
+      }
+      const message = e.refs?.message_id ?? (e.data as { message_id?: number }).message_id;
+      return message === undefined ? [] : messageFacts(message);
+    }
+    default:
+      return [];
+  }
+}
+
+const inboxesOf = (events: readonly AnyDomainEvent[]) =>
+  events.flatMap((e) => {
+    const inbox = (e.data as { inbox_id?: unknown }).inbox_id;
+    return typeof inbox === "number" ? [inbox] : [];
+  });
+
+/** Reporting events (and, by trigger, their rollups) in the batch of their domain events. */
+export const reportingWrites: DerivedWrites = {
+  prepare: (db, events, at) =>
+    ensureCalendars(db, inboxesOf(events), at || Math.floor(Date.now() / 1000)),
+  statements: (db: Db, e: AnyDomainEvent, at: number): Batch[] =>
+    factsOf(e, at).map((f) => insertFact(db, { ...f, accountId: e.accountId })),
+};

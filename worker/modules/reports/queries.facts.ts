@@ -1,0 +1,64 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { agentBotInboxes, eventOutbox, messages, reportingEvents } from "../../db/schema";
+import type { IdRef } from "../../events/types";
+import { businessClock } from "./queries.calendar";
+
+/**
+ * One reporting fact as INSERT … SELECT over the conversation `c` (and the message `m` for
+ * message facts), so it reads the rows as the batch left them and is written only when `where`
+ * holds. `start`/`end` are SQL over those rows; value = end − start, and its business-hours
+ * twin is the difference of the inbox's business clock at both ends.
+ */
+export type Fact = {
+  name: string;
+  accountId: number;
+  /** FROM … WHERE … naming `c` (conversations) and optionally `m` (messages). */
+  from: SQL;
+  start: SQL;
+  end: SQL;
+  user: SQL;
+};
+
+export const insertFact = (db: Db, f: Fact) =>
+  db.insert(reportingEvents).select(
+    sql`SELECT NULL, ${f.accountId}, ${f.name}, (${f.end}) - (${f.start}),
+      ${businessClock(sql`c.inbox_id`, f.end)} - ${businessClock(sql`c.inbox_id`, f.start)},
+      c.inbox_id, ${f.user}, c.team_id, c.id, ${f.start}, ${f.end}, ${f.end}
+      ${f.from}`,
+  );
+
+/** The conversation `ref` as `c`, with `where` (SQL starting with AND) added. */
+export const fromConversation = (ref: IdRef, where: SQL = sql``) =>
+  sql`FROM conversations c WHERE c.id = ${ref} ${where}`;
+
+/** The message `ref` as `m` with its conversation as `c`. */
+export const fromMessage = (ref: IdRef, where: SQL = sql``) =>
+  sql`FROM ${messages} m JOIN conversations c ON c.id = m.conversation_id
+    WHERE m.id = ${ref} ${where}`;
+
+/** A human agent's public reply: a user's outgoing message, not written by an automation rule. */
+export const HUMAN_REPLY = sql`AND m.message_type = 1 AND m.private = 0 AND m.sender_type = 'User'
+  AND json_extract(CASE WHEN json_valid(m.content_attributes) THEN m.content_attributes ELSE '{}' END,
+    '$.automation_rule_id') IS NULL`;
+
+/** When the conversation's last fact named `name` happened (NULL: never). */
+export const lastFactAt = (name: string) =>
+  sql`(SELECT MAX(r.created_at) FROM ${reportingEvents} r
+    WHERE r.conversation_id = c.id AND r.name = ${name})`;
+
+export const hasFact = (name: string) =>
+  sql`EXISTS (SELECT 1 FROM ${reportingEvents} r WHERE r.conversation_id = c.id AND r.name = ${name})`;
+
+/** The inbox is run by an agent bot. */
+export const INBOX_HAS_BOT = sql`EXISTS (SELECT 1 FROM ${agentBotInboxes} b WHERE b.inbox_id = c.inbox_id
+  AND b.status = 'active')`;
+
+/**
+ * For a conditional event (written only if its change happened): its outbox row exists. The
+ * recorder stamps `at` on it, and a status can change to the same value only once a second.
+ */
+export const statusRecorded = (at: number, status: string) =>
+  sql`AND EXISTS (SELECT 1 FROM ${eventOutbox} o WHERE o.conversation_id = c.id
+    AND o.name = 'conversation_status_changed' AND o.created_at = ${at}
+    AND json_extract(o.payload, '$.changed_attributes.status.current_value') = ${status})`;
