@@ -80,7 +80,7 @@ const INBOX_SCOPED = (r: Route) =>
 
 function casesFor(route: Route): Case[] {
   const victimValues = (r: Route) => valuesOf(victim, r);
-  if (route.path.startsWith("/api/v1/accounts/")) {
+  if (/^\/api\/v[12]\/accounts\//.test(route.path)) {
     const cases: Case[] = [
       {
         name: "another account's administrator",
@@ -104,6 +104,14 @@ function casesFor(route: Route): Case[] {
         token: () => attacker.admin.token,
         values: (r) => ({ ...valuesOf(attacker, r), [param]: valueFor(victim, r.path, param)! }),
         alsoOk: route.method === "GET" ? [] : [422],
+      });
+    }
+    if (route.path.startsWith("/api/v2/")) {
+      // Reports are for administrators: an agent of the very account is refused too.
+      cases.push({
+        name: "an agent of the account",
+        token: () => victim.outsider.token,
+        values: victimValues,
       });
     }
     if (INBOX_SCOPED(route)) {
@@ -216,10 +224,16 @@ function bodyFor(route: Route): unknown {
 const validationFirst: string[] = [];
 
 /** Searches look for the victim's marker: a leak would show it. */
-const queryFor = (route: Route) =>
-  route.method === "GET" && /\/(contacts\/search|conversations)$/.test(route.path)
-    ? `?q=${victimMarker}`
-    : "";
+const queryFor = (route: Route) => {
+  if (route.method === "GET" && /\/(contacts\/search|conversations)$/.test(route.path)) {
+    return route.path.startsWith("/api/v2/") ? "" : `?q=${victimMarker}`;
+  }
+  // Report reads need a range (and the time series a metric) to answer 200 to the control.
+  if (route.path.endsWith("/reports")) {
+    return "?metric=conversations_count&since=0&until=86400";
+  }
+  return route.path.endsWith("/reports/summary") ? "?since=0&until=86400" : "";
+};
 
 async function call(route: Route, path: string, token?: string) {
   const headers: Record<string, string> = { "cf-connecting-ip": freshIp() };
