@@ -16,9 +16,9 @@ export const ACCOUNT_FEATURES = [
 
 /**
  * Features Parley does not have yet: reported false whatever is stored, so a Chatwoot client
- * never offers a help center or reports that would answer 404.
+ * never offers a help center that would answer 404. (Reports exist: /api/v2, docs/reports.md.)
  */
-export const UNAVAILABLE_FEATURES: ReadonlySet<string> = new Set(["help_center", "reports"]);
+export const UNAVAILABLE_FEATURES: ReadonlySet<string> = new Set(["help_center"]);
 
 const locale = z
   .string()
