@@ -1,6 +1,7 @@
 // `npm start`: migrate the local D1, seed a demo account when empty, serve on 127.0.0.1:$PORT.
 import { DEMO, demoFacts, isEmpty, seed } from "./lib/seed.mjs";
 import { applyMigrations, startDev } from "./lib/wrangler.mjs";
+import { seedReportHistory } from "./reports-seed.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 const host = "127.0.0.1";
@@ -79,6 +80,13 @@ async function main() {
   const seededNow = isEmpty();
   if (seededNow) {
     seed(base);
+    // A few weeks of answered and resolved conversations, so the reports are not empty.
+    seedReportHistory({
+      accountName: DEMO.account,
+      adminEmail: DEMO.admin.email,
+      agentEmail: DEMO.agent.email,
+      inboxName: DEMO.apiInbox,
+    });
   }
 
   const child = startDev([
