@@ -62,8 +62,10 @@ const labelJoin = sql`JOIN ${conversationLabels} cl ON cl.conversation_id = ${re
   JOIN ${labels} l ON l.account_id = ${reportingEvents.accountId} AND l.title = cl.title`;
 
 /** Raw reporting events of a span (a range's partial edge days), summed like rollups. */
-export function rawTotals(
-  db: Db,
+export const rawTotals = (db: Db, ...args: Parameters<typeof rawTotalsQuery>) =>
+  db.all<Totals>(rawTotalsQuery(...args));
+
+export function rawTotalsQuery(
   accountId: number,
   dimension: RollupDimension,
   metrics: string[],
@@ -73,7 +75,7 @@ export function rawTotals(
   const idExpr = rawId[dimension];
   const join = dimension === "label" ? labelJoin : sql``;
   const only = id === undefined ? sql`` : sql`AND ${idExpr} = ${id}`;
-  return db.all<Totals>(sql`SELECT ${idExpr} AS id, ${reportingEvents.name} AS metric,
+  return sql`SELECT ${idExpr} AS id, ${reportingEvents.name} AS metric,
       COUNT(*) AS count, SUM(${reportingEvents.value}) AS sum,
       SUM(${reportingEvents.valueInBusinessHours}) AS sumBh
     FROM ${reportingEvents} ${join}
@@ -81,7 +83,7 @@ export function rawTotals(
       AND ${inArray(reportingEvents.name, metrics)}
       AND ${reportingEvents.createdAt} >= ${span.from} AND ${reportingEvents.createdAt} < ${span.to}
       AND ${idExpr} IS NOT NULL ${only}
-    GROUP BY 1, 2`);
+    GROUP BY 1, 2`;
 }
 
 /** Day rollups of one id and metric, per UTC day (a time series' whole days). */
@@ -110,8 +112,10 @@ export const dailySeries = (
     .groupBy(reportingRollups.period);
 
 /** Raw events of one id and metric in a span, one row each (series edges, local-day buckets). */
-export function rawEvents(
-  db: Db,
+export const rawEvents = (db: Db, ...args: Parameters<typeof rawEventsQuery>) =>
+  db.all<{ at: number; value: number; bh: number }>(rawEventsQuery(...args));
+
+export function rawEventsQuery(
   accountId: number,
   dimension: RollupDimension,
   id: number,
@@ -119,13 +123,13 @@ export function rawEvents(
   span: Span,
 ) {
   const join = dimension === "label" ? labelJoin : sql``;
-  return db.all<{ at: number; value: number; bh: number }>(sql`SELECT
+  return sql`SELECT
       ${reportingEvents.createdAt} AS at, ${reportingEvents.value} AS value,
       ${reportingEvents.valueInBusinessHours} AS bh
     FROM ${reportingEvents} ${join}
     WHERE ${reportingEvents.accountId} = ${accountId} AND ${reportingEvents.name} = ${metric}
       AND ${reportingEvents.createdAt} >= ${span.from} AND ${reportingEvents.createdAt} < ${span.to}
-      AND ${rawId[dimension]} = ${id}`);
+      AND ${rawId[dimension]} = ${id}`;
 }
 
 /** Every member of the account (E17 lists each, zeros included), in id order. */

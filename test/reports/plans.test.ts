@@ -1,0 +1,69 @@
+import { env } from "cloudflare:test";
+import { type SQL, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../../worker/db/client";
+import {
+  dailySeries,
+  rawEventsQuery,
+  rawTotalsQuery,
+  rollupTotals,
+} from "../../worker/modules/reports/queries";
+import { businessClock } from "../../worker/modules/reports/queries.calendar";
+import { hasFact, lastFactAt } from "../../worker/modules/reports/queries.facts";
+
+const db = createDb(env.DB);
+const span = { from: 1_700_000_000, to: 1_731_536_000 };
+
+/** SQLite's plan for a statement, one line per step. */
+async function plan(query: SQL | { toSQL(): { sql: string; params: unknown[] } }) {
+  if ("toSQL" in query) {
+    const { sql: text, params } = query.toSQL();
+    const result = await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`)
+      .bind(...params)
+      .all<{ detail: string }>();
+    return result.results.map((r) => r.detail).join("\n");
+  }
+  const rows = await db.all<{ detail: string }>(sql`EXPLAIN QUERY PLAN `.append(query));
+  return rows.map((r) => r.detail).join("\n");
+}
+
+// Report reads stay flat with the data: each is an index range, never a scan of a table.
+describe("report query plans", () => {
+  it("summaries read rollups by their primary key", async () => {
+    const q = rollupTotals(db, 1, "user", "day", ["first_response", "reply_time"], span);
+    const p = await plan(q);
+    expect(p).toMatch(
+      /SEARCH reporting_rollups USING (PRIMARY KEY|INDEX sqlite_autoindex_reporting_rollups_1)/,
+    );
+    expect(p).not.toMatch(/SCAN reporting_rollups/);
+  });
+
+  it("a time series reads the series index", async () => {
+    const p = await plan(dailySeries(db, 1, "user", 2, "first_response", span));
+    expect(p).toMatch(/SEARCH reporting_rollups USING INDEX reporting_rollups_series/);
+  });
+
+  it("the edge days read raw events by account, name and time", async () => {
+    for (const q of [
+      rawTotalsQuery(1, "user", ["first_response"], span),
+      rawEventsQuery(1, "team", 3, "reply_time", span),
+    ]) {
+      const p = await plan(q);
+      expect(p).toMatch(
+        /SEARCH reporting_events USING INDEX reporting_events_account_name_created/,
+      );
+      expect(p).not.toMatch(/SCAN reporting_events/);
+    }
+  });
+
+  it("business seconds and a conversation's earlier facts are index lookups", async () => {
+    const clock = await plan(sql`SELECT ${businessClock(sql`1`, sql`1700000000`)}`);
+    expect(clock).toMatch(/SEARCH h USING (PRIMARY KEY|INDEX sqlite_autoindex_reporting_hours_1)/);
+    const facts = await plan(
+      sql`SELECT ${lastFactAt("conversation_resolved")}, ${hasFact("conversation_bot_handoff")}
+        FROM conversations c WHERE c.id = 1`,
+    );
+    expect(facts).toMatch(/SEARCH r USING (COVERING )?INDEX reporting_events_conversation_name/);
+    expect(facts).not.toMatch(/SCAN r\b/);
+  });
+});
