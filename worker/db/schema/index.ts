@@ -7,6 +7,7 @@ export * from "./contacts";
 export * from "./conversations";
 export * from "./custom-attributes";
 export * from "./events";
+export * from "./help-center";
 export * from "./inboxes";
 export * from "./labels";
 export * from "./messages";
