@@ -35,6 +35,7 @@ const worker = defineProject({
       "test/events/**/*.test.ts",
       "test/realtime/**/*.test.ts",
       "test/reports/**/*.test.ts",
+      "test/help-center/**/*.test.ts",
     ],
     setupFiles: ["test/setup/apply-migrations.ts"],
   },

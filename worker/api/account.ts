@@ -17,6 +17,7 @@ import { conversationContactRoutes } from "../modules/conversations/routes.conta
 import { conversationFilterRoutes } from "../modules/conversations/routes.filter.account";
 import { conversationLabelRoutes } from "../modules/conversations/routes.labels.account";
 import { customAttributeAccountRoutes } from "../modules/custom-attributes/routes.account";
+import { helpCenterAccountRoutes } from "../modules/help-center/routes.account";
 import { inboxAccountRoutes } from "../modules/inboxes/routes.account";
 import { inboxMemberAccountRoutes } from "../modules/inboxes/routes.members.account";
 import { labelAccountRoutes } from "../modules/labels/routes.account";
@@ -53,3 +54,4 @@ accountApi.route(BASE, contactAccountRoutes);
 accountApi.route(BASE, contactRelatedRoutes);
 accountApi.route(BASE, liveAccountRoutes);
 accountApi.route(BASE, webhookAccountRoutes);
+accountApi.route(BASE, helpCenterAccountRoutes);

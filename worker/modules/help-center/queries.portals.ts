@@ -1,0 +1,114 @@
+import { and, asc, count, eq, inArray, like, ne, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { helpArticles, helpCategories, inboxes, portals } from "../../db/schema";
+
+export type NewPortal = typeof portals.$inferInsert;
+
+export const listPortals = (db: Db, accountId: number) =>
+  db.select().from(portals).where(eq(portals.accountId, accountId)).orderBy(asc(portals.id)).all();
+
+export const findPortalBySlug = (db: Db, accountId: number, slug: string) =>
+  db
+    .select()
+    .from(portals)
+    .where(and(eq(portals.accountId, accountId), eq(portals.slug, slug)))
+    .get();
+
+/** Public pages: any account's portal, by its service-wide slug. */
+export const findPublicPortal = (db: Db, slug: string) =>
+  db.select().from(portals).where(eq(portals.slug, slug)).get();
+
+export const findPortalByDomain = (db: Db, domain: string) =>
+  db.select().from(portals).where(eq(portals.customDomain, domain)).get();
+
+/** Portal slugs (of any account) equal to `base` or `base-…`, for picking a free one. */
+export async function portalSlugsLike(db: Db, base: string) {
+  const rows = await db
+    .select({ slug: portals.slug })
+    .from(portals)
+    .where(or(eq(portals.slug, base), like(portals.slug, `${base}-%`)))
+    .all();
+  return new Set(rows.map((r) => r.slug));
+}
+
+export const portalWithSlug = (db: Db, slug: string, exceptId: number) =>
+  db
+    .select({ id: portals.id })
+    .from(portals)
+    .where(and(eq(portals.slug, slug), ne(portals.id, exceptId)))
+    .get();
+
+export const portalWithDomain = (db: Db, domain: string, exceptId: number) =>
+  db
+    .select({ id: portals.id })
+    .from(portals)
+    .where(and(eq(portals.customDomain, domain), ne(portals.id, exceptId)))
+    .get();
+
+export const insertPortal = (db: Db, values: NewPortal) =>
+  db.insert(portals).values(values).returning();
+
+export const updatePortal = (db: Db, id: number, values: Partial<NewPortal>) =>
+  db
+    .update(portals)
+    .set({ ...values, contentVersion: sql`${portals.contentVersion} + 1` })
+    .where(eq(portals.id, id))
+    .returning();
+
+/** In the same batch as any change inside the portal: public pages cached under the old version are gone. */
+export const bumpPortal = (db: Db, id: number, now: number) =>
+  db
+    .update(portals)
+    .set({ contentVersion: sql`${portals.contentVersion} + 1`, updatedAt: now })
+    .where(eq(portals.id, id));
+
+export const deletePortalStatements = (db: Db, id: number) =>
+  [
+    db.delete(helpArticles).where(eq(helpArticles.portalId, id)),
+    db.delete(helpCategories).where(eq(helpCategories.portalId, id)),
+    db.delete(portals).where(eq(portals.id, id)),
+  ] as const;
+
+export const findWidgetInbox = (db: Db, accountId: number, inboxId: number) =>
+  db
+    .select()
+    .from(inboxes)
+    .where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId)))
+    .get();
+
+export const inboxesById = (db: Db, ids: number[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db.select().from(inboxes).where(inArray(inboxes.id, ids)).all();
+
+/** Per portal: article counts by locale and status, and the caller's own. */
+export const articleCounts = (db: Db, portalIds: number[]) =>
+  portalIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .select({
+          portalId: helpArticles.portalId,
+          locale: helpArticles.locale,
+          status: helpArticles.status,
+          authorId: helpArticles.authorId,
+          n: count(),
+        })
+        .from(helpArticles)
+        .where(inArray(helpArticles.portalId, portalIds))
+        .groupBy(
+          helpArticles.portalId,
+          helpArticles.locale,
+          helpArticles.status,
+          helpArticles.authorId,
+        )
+        .all();
+
+export const categoryCounts = (db: Db, portalIds: number[]) =>
+  portalIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .select({ portalId: helpCategories.portalId, locale: helpCategories.locale, n: count() })
+        .from(helpCategories)
+        .where(inArray(helpCategories.portalId, portalIds))
+        .groupBy(helpCategories.portalId, helpCategories.locale)
+        .all();
