@@ -3,6 +3,7 @@ const suites = {
   "api-scale": () => import("./api-scale.mjs"),
   bundle: () => import("./bundle.mjs"),
   realtime: () => import("./realtime.mjs"),
+  reports: () => import("./reports.mjs"),
   webhooks: () => import("./webhooks.mjs"),
   widget: () => import("./widget.mjs"),
 };

@@ -110,7 +110,29 @@ describe("report ranges", () => {
 
   it("reads a range inside one day raw", () => {
     const range = { from: at("2025-02-14T12:00:00Z"), to: at("2025-02-14T13:00:00Z") };
-    expect(planRange(range)).toEqual({ months: [], days: [], raw: [range] });
+    expect(planRange(range)).toEqual({
+      months: [],
+      days: [],
+      daysLess: [],
+      raw: [range],
+      rawLess: [],
+    });
+  });
+
+  it("reads a nearly whole unit as the unit less the rest", () => {
+    // A leap year from 01:00 to 23:00 the day before its end: twelve months, less one day and
+    // two hours of raw events.
+    const plan = planRange({ from: at("2024-01-01T01:00:00Z"), to: at("2024-12-30T23:00:00Z") });
+    expect(plan).toEqual({
+      months: [{ from: at("2024-01-01T00:00:00Z"), to: at("2025-01-01T00:00:00Z") }],
+      days: [],
+      daysLess: [{ from: at("2024-12-31T00:00:00Z"), to: at("2025-01-01T00:00:00Z") }],
+      raw: [],
+      rawLess: [
+        { from: at("2024-01-01T00:00:00Z"), to: at("2024-01-01T01:00:00Z") },
+        { from: at("2024-12-30T23:00:00Z"), to: at("2024-12-31T00:00:00Z") },
+      ],
+    });
   });
 
   it("aligns buckets to local midnight, Monday and the 1st", () => {

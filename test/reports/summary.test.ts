@@ -256,6 +256,26 @@ describe("GET /api/v2/accounts/{account_id}/summary_reports/agent (E17)", () => 
     expect(row(res.body, w.x.id).resolved_conversations_count).toBe(0);
   });
 
+  it("reads most of a day as the day's rollup less its raw edges", async () => {
+    // [Mon 01:00, Mon 17:00): the day row of Monday less [00:00, 01:00) and [17:00, 24:00),
+    // where Y's second resolve (17:00) lies: it must be taken out again.
+    const res = await get(
+      `summary_reports/agent?since=${at("2025-03-10T01:00:00Z")}&until=${MON + 3 * H}`,
+    );
+    expect(row(res.body, w.y.id)).toEqual({
+      id: w.y.id,
+      conversations_count: 1,
+      resolved_conversations_count: 1,
+      avg_resolution_time: 67 * H,
+      avg_first_response_time: null,
+      avg_reply_time: 2100,
+    });
+    expect(row(res.body, w.x.id)).toMatchObject({
+      avg_first_response_time: 65 * H,
+      conversations_count: 0,
+    });
+  });
+
   it("gives the same answer from month and day rollups as all time", async () => {
     const all = await get("summary_reports/agent");
     const months = await get(

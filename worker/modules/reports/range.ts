@@ -2,15 +2,25 @@
 export type Span = { from: number; to: number };
 
 /**
- * Where a report range is read from: whole UTC months from month rollups, whole UTC days from
- * day rollups, and only the partial days at the edges from raw reporting events. `null`
- * bounds (all time) read every month rollup.
+ * Where a report range is read from: UTC months from month rollups, UTC days from day rollups,
+ * raw reporting events only for parts of days. A partial unit at an edge is read either as its
+ * covered part (`days`, `raw`) or as the whole unit less its uncovered part (`daysLess`,
+ * `rawLess`), whichever reads less: a year from 01:00 reads twelve month rows per key and one
+ * hour of raw events, not 23 hours of events and a month of day rows. `null` (all time) reads
+ * every month rollup.
  */
-export type Plan = { months: Span[]; days: Span[]; raw: Span[] };
+export type Plan = {
+  months: Span[];
+  days: Span[];
+  daysLess: Span[];
+  raw: Span[];
+  rawLess: Span[];
+};
 
 export const DAY = 86_400;
 const ALL_TIME: Span = { from: -(2 ** 40), to: 2 ** 40 };
 
+const dayStart = (t: number) => Math.floor(t / DAY) * DAY;
 const monthStart = (t: number) => {
   const d = new Date(t * 1000);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
@@ -22,31 +32,88 @@ const nextMonth = (t: number) => {
 
 const nonEmpty = (spans: Span[]) => spans.filter((s) => s.to > s.from);
 
+type Cover = { coarse: Span | null; fine: Span[]; fineLess: Span[] };
+
+/**
+ * [a, b) as coarse units (aligned by `start`/`next`) plus or minus fine spans at its two edges,
+ * each edge taking the cheaper of "the covered part" and "the whole unit less the rest".
+ */
+function cover(
+  a: number,
+  b: number,
+  start: (t: number) => number,
+  next: (t: number) => number,
+): Cover {
+  const up = (t: number) => (start(t) === t ? t : next(t));
+  const A = start(a);
+  const B = up(b);
+  if (up(a) > start(b) || (up(a) === B && start(b) === A)) {
+    // Inside one unit: the part itself, or the unit less both sides.
+    if (b - a <= a - A + (B - b)) {
+      return { coarse: null, fine: nonEmpty([{ from: a, to: b }]), fineLess: [] };
+    }
+    return {
+      coarse: { from: A, to: B },
+      fine: [],
+      fineLess: nonEmpty([
+        { from: A, to: a },
+        { from: b, to: B },
+      ]),
+    };
+  }
+  const fine: Span[] = [];
+  const fineLess: Span[] = [];
+  let from = up(a);
+  if (a !== from && from - a > a - A) {
+    from = A;
+    fineLess.push({ from: A, to: a });
+  } else if (a !== from) {
+    fine.push({ from: a, to: from });
+  }
+  let to = start(b);
+  if (b !== to && B - b < b - to) {
+    to = B;
+    fineLess.push({ from: b, to: B });
+  } else if (b !== to) {
+    fine.push({ from: to, to: b });
+  }
+  return { coarse: to > from ? { from, to } : null, fine, fineLess };
+}
+
 export function planRange(range: Span | null): Plan {
   if (range === null) {
-    return { months: [ALL_TIME], days: [], raw: [] };
+    return { months: [ALL_TIME], days: [], daysLess: [], raw: [], rawLess: [] };
   }
+  const byDay = cover(range.from, range.to, dayStart, (t) => dayStart(t) + DAY);
+  const plan: Plan = {
+    months: [],
+    days: [],
+    daysLess: [],
+    raw: byDay.fine,
+    rawLess: byDay.fineLess,
+  };
+  if (byDay.coarse) {
+    const byMonth = cover(byDay.coarse.from, byDay.coarse.to, monthStart, nextMonth);
+    plan.months = byMonth.coarse ? [byMonth.coarse] : [];
+    plan.days = byMonth.fine;
+    plan.daysLess = byMonth.fineLess;
+  }
+  return plan;
+}
+
+/** A time series' split: whole UTC days (day rollups, one row per day) and raw partial days. */
+export function splitDays(range: Span): { days: Span[]; raw: Span[] } {
   const d0 = Math.ceil(range.from / DAY) * DAY;
-  const d1 = Math.floor(range.to / DAY) * DAY;
+  const d1 = dayStart(range.to);
   if (d0 >= d1) {
-    return { months: [], days: [], raw: nonEmpty([range]) };
-  }
-  const raw = nonEmpty([
-    { from: range.from, to: d0 },
-    { from: d1, to: range.to },
-  ]);
-  const m0 = monthStart(d0) === d0 ? d0 : nextMonth(d0);
-  const m1 = monthStart(d1);
-  if (m0 >= m1) {
-    return { months: [], days: [{ from: d0, to: d1 }], raw };
+    return { days: [], raw: nonEmpty([range]) };
   }
   return {
-    months: [{ from: m0, to: m1 }],
-    days: nonEmpty([
-      { from: d0, to: m0 },
-      { from: m1, to: d1 },
+    days: [{ from: d0, to: d1 }],
+    raw: nonEmpty([
+      { from: range.from, to: d0 },
+      { from: d1, to: range.to },
     ]),
-    raw,
   };
 }
 
@@ -54,10 +121,15 @@ export type GroupBy = "day" | "week" | "month" | "year";
 
 /**
  * The starts of the buckets covering [from, to), aligned in local time at `offset` seconds east
- * of UTC (Chatwoot's timezone_offset): days at local midnight, weeks on Monday (Chatwoot's
- * groupdate default week start is Sunday; see docs/reports.md), months and years on the 1st.
+ * of UTC (Chatwoot's timezone_offset): days at local midnight, weeks on Monday, months and
+ * years on the 1st. At most `max` + 1 starts are made (a larger range is refused anyway).
  */
-export function bucketStarts(range: Span, groupBy: GroupBy, offset: number): number[] {
+export function bucketStarts(
+  range: Span,
+  groupBy: GroupBy,
+  offset: number,
+  max = Number.POSITIVE_INFINITY,
+): number[] {
   const local = (t: number) => new Date((t + offset) * 1000);
   const first = local(range.from);
   let y = first.getUTCFullYear();
@@ -69,7 +141,8 @@ export function bucketStarts(range: Span, groupBy: GroupBy, offset: number): num
   const starts: number[] = [];
   for (;;) {
     const start = Date.UTC(y, m, d) / 1000 - offset;
-    if (start >= range.to) {
+    // Past `max` buckets the caller refuses the range: stop counting there.
+    if (!(start < range.to) || starts.length > max) {
       return starts;
     }
     starts.push(start);

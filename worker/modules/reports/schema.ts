@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 const unixSeconds = (name: string, description: string) =>
   z
     .string()
-    .regex(/^-?\d{1,12}$/, "must be Unix seconds")
+    .regex(/^\d{1,11}$/, "must be Unix seconds")
     .transform(Number)
     .optional()
     .openapi({ param: { name, in: "query" }, description, example: "1700000000" });

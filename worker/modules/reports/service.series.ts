@@ -2,7 +2,15 @@ import type { Db } from "../../db/client";
 import type { RollupDimension } from "../../db/schema";
 import { invalidField } from "../../lib/errors";
 import { accountMembers, dailySeries, liveCounts, rawEvents } from "./queries";
-import { bucketOf, bucketStarts, DAY, type GroupBy, planRange, type Span } from "./range";
+import {
+  bucketOf,
+  bucketStarts,
+  DAY,
+  type GroupBy,
+  planRange,
+  type Span,
+  splitDays,
+} from "./range";
 import type { Metric } from "./schema";
 import { aggregate, averageOf, countOf, rangeOf } from "./service";
 
@@ -67,7 +75,7 @@ export async function timeSeries(
     throw invalidField(q.since === undefined ? "since" : "until", "is required");
   }
   const offset = Math.round((q.timezone_offset ?? 0) * 3600);
-  const starts = bucketStarts(range, q.group_by, offset);
+  const starts = bucketStarts(range, q.group_by, offset, MAX_BUCKETS);
   if (starts.length > MAX_BUCKETS) {
     throw invalidField("until", `range has more than ${MAX_BUCKETS} ${q.group_by} buckets`);
   }
@@ -82,10 +90,9 @@ export async function timeSeries(
       b.sumBh += s.sumBh;
     }
   };
-  const aligned = offset % DAY === 0;
-  const plan = planRange(range);
-  const wholeDays: Span[] = aligned ? [...plan.days, ...plan.months] : [];
-  const rawSpans = aligned ? plan.raw : [range];
+  const split = offset % DAY === 0 ? splitDays(range) : { days: [], raw: [range] };
+  const wholeDays: Span[] = split.days;
+  const rawSpans = split.raw;
   const [daily, raw] = await Promise.all([
     Promise.all(wholeDays.map((s) => dailySeries(db, accountId, dimension, id, fact, s))),
     Promise.all(rawSpans.map((s) => rawEvents(db, accountId, dimension, id, fact, s))),

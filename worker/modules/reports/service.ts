@@ -46,26 +46,38 @@ export async function aggregate(
   plan: Plan,
   id?: number,
 ): Promise<Aggregates> {
+  const rollups = (grain: "day" | "month", spans: Span[]) =>
+    spans.map((s) => rollupTotals(db, accountId, dimension, grain, metrics, s, id));
+  const raw = (spans: Span[]) =>
+    Promise.all(spans.map((s) => rawTotals(db, accountId, dimension, metrics, s, id)));
   const reads = [
-    ...plan.months.map((s) => rollupTotals(db, accountId, dimension, "month", metrics, s, id)),
-    ...plan.days.map((s) => rollupTotals(db, accountId, dimension, "day", metrics, s, id)),
+    ...rollups("month", plan.months),
+    ...rollups("day", plan.days),
+    ...rollups("day", plan.daysLess),
   ];
-  const parts = await Promise.all([
-    reads.length > 0 ? db.batch(reads as never) : Promise.resolve([]),
-    Promise.all(plan.raw.map((s) => rawTotals(db, accountId, dimension, metrics, s, id))),
+  const lessFrom = plan.months.length + plan.days.length;
+  const [batch, rawAdd, rawLess] = await Promise.all([
+    reads.length > 0 ? (db.batch(reads as never) as Promise<Totals[][]>) : Promise.resolve([]),
+    raw(plan.raw),
+    raw(plan.rawLess),
   ]);
   const out: Aggregates = new Map();
-  for (const row of [...(parts[0] as Totals[][]).flat(), ...parts[1].flat()]) {
-    const k = key(Number(row.id), row.metric);
-    const prev = out.get(k);
-    out.set(k, {
-      id: Number(row.id),
-      metric: row.metric,
-      count: (prev?.count ?? 0) + Number(row.count),
-      sum: (prev?.sum ?? 0) + Number(row.sum ?? 0),
-      sumBh: (prev?.sumBh ?? 0) + Number(row.sumBh ?? 0),
-    });
-  }
+  const add = (rows: Totals[], sign: 1 | -1) => {
+    for (const row of rows) {
+      const k = key(Number(row.id), row.metric);
+      const prev = out.get(k);
+      out.set(k, {
+        id: Number(row.id),
+        metric: row.metric,
+        count: (prev?.count ?? 0) + sign * Number(row.count),
+        sum: (prev?.sum ?? 0) + sign * Number(row.sum ?? 0),
+        sumBh: (prev?.sumBh ?? 0) + sign * Number(row.sumBh ?? 0),
+      });
+    }
+  };
+  batch.forEach((rows, i) => add(rows, i < lessFrom ? 1 : -1));
+  add(rawAdd.flat(), 1);
+  add(rawLess.flat(), -1);
   return out;
 }
 

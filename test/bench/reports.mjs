@@ -1,0 +1,130 @@
+// Issue #12 benchmark: E17, E18 and a one-year daily time series over 10k vs 1M reporting events
+// (300 agents, 50 teams, one year), served by `wrangler dev` (workerd + local D1). Prints p50/p95
+// per case, the large/small ratios (target ≤ 2: rollups, not scans) and E17 at 1M against the
+// server's own no-op floor (`GET /`, target within 2×).
+import { fmt, freshDatabase, getJson, measure, printTable, startServer } from "./lib.mjs";
+
+const TOKEN = "benchReportsToken0000001";
+const SCALES = [
+  { name: "small", events: 10_000 },
+  { name: "large", events: 1_000_000 },
+];
+const AGENTS = 300;
+const TEAMS = 50;
+const YEAR = 365 * 86_400;
+const BASE_TIME = 1_704_067_200; // 2024-01-01T00:00:00Z
+const NAMES = ["first_response", "reply_time", "conversation_resolved", "conversation_assigned"];
+
+/** Rollups of every dimension and grain, summed from the events in one statement each. */
+const rollups = (dimension, idExpr) =>
+  [
+    ["day", "e.created_at - e.created_at % 86400"],
+    ["month", "CAST(strftime('%s', e.created_at, 'unixepoch', 'start of month') AS INTEGER)"],
+  ]
+    .map(
+      ([grain, period]) => `INSERT INTO reporting_rollups
+  SELECT e.account_id, '${dimension}', '${grain}', e.name, ${period}, ${idExpr}, COUNT(*), SUM(e.value),
+    SUM(e.value_in_business_hours)
+  FROM reporting_events e WHERE ${idExpr} IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6;`,
+    )
+    .join("\n");
+
+/**
+ * Events spread evenly over the year, agents and teams. The seed bulk-loads rollups with GROUP BY
+ * instead of the per-row trigger (same sums, minutes faster at 1M); the server never writes here.
+ */
+function seedSql({ events }) {
+  return `
+DROP TRIGGER reporting_events_rollup;
+INSERT INTO accounts (name) VALUES ('Bench');
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${AGENTS})
+INSERT INTO users (name, email, pubsub_token) SELECT 'Agent ' || i, 'a' || i || '@example.com', 'ps' || i FROM n;
+INSERT INTO account_users (account_id, user_id, role) SELECT 1, id, CASE id WHEN 1 THEN 'administrator' ELSE 'agent' END FROM users;
+INSERT INTO access_tokens (owner_type, owner_id, token) VALUES ('User', 1, '${TOKEN}');
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${TEAMS})
+INSERT INTO teams (account_id, name) SELECT 1, 'team' || i FROM n;
+INSERT INTO inboxes (account_id, name, channel_type, inbox_identifier, hmac_token) VALUES (1, 'Bench', 'Channel::Api', 'benchinbox', 'benchhmac');
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${events - 1})
+INSERT INTO reporting_events (account_id, name, value, value_in_business_hours, inbox_id, user_id, team_id,
+  conversation_id, event_start_time, event_end_time, created_at)
+SELECT 1, CASE i % 4 ${NAMES.map((n, k) => `WHEN ${k} THEN '${n}'`).join(" ")} END,
+  (i % 7200) + 60, (i % 3600), 1, (i % ${AGENTS}) + 1, (i % ${TEAMS}) + 1, i / 4 + 1,
+  ${BASE_TIME} + i * ${YEAR} / ${events} - 600, ${BASE_TIME} + i * ${YEAR} / ${events},
+  ${BASE_TIME} + i * ${YEAR} / ${events}
+FROM n;
+${rollups("account", "0")}
+${rollups("user", "e.user_id")}
+${rollups("team", "e.team_id")}
+${rollups("inbox", "e.inbox_id")}
+`;
+}
+
+async function runScale(scale, port) {
+  const { dir, seedSeconds } = freshDatabase(`reports-${scale.name}`, seedSql(scale));
+  process.stdout.write(
+    `seeded ${scale.name}: ${scale.events} reporting events in ${seedSeconds.toFixed(1)} s\n`,
+  );
+  const server = await startServer(dir, port);
+  const url = (p) => `${server.base}/api/v2/accounts/1${p}`;
+  // A year with partial edge days, so each read also touches raw events.
+  const range = `since=${BASE_TIME + 3600}&until=${BASE_TIME + YEAR - 3600}`;
+  const rows = (expected) => (body) => {
+    if (!Array.isArray(body) || body.length !== expected) {
+      throw new Error(`expected ${expected} rows: ${JSON.stringify(body).slice(0, 200)}`);
+    }
+    if (!body.some((r) => (r.resolved_conversations_count ?? r.value) > 0)) {
+      throw new Error("no data in the answer");
+    }
+  };
+  try {
+    const cases = {
+      "GET / (no-op floor)": () =>
+        fetch(`${server.base}/`).then((r) => {
+          if (!r.ok) {
+            throw new Error(`GET / → ${r.status}`);
+          }
+          return r.text();
+        }),
+      "E17 agents, one year": () =>
+        getJson(url(`/summary_reports/agent?${range}`), TOKEN).then(rows(AGENTS)),
+      "E18 teams, one year": () =>
+        getJson(url(`/summary_reports/team?${range}`), TOKEN).then(rows(TEAMS)),
+      "series: year, daily": () =>
+        getJson(
+          url(`/reports?metric=resolutions_count&type=account&group_by=day&${range}`),
+          TOKEN,
+        ).then(rows(365)),
+    };
+    const results = {};
+    for (const [name, fn] of Object.entries(cases)) {
+      results[name] = await measure(fn, { n: 200, warmup: 20 });
+    }
+    return results;
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function main() {
+  const byScale = {};
+  let port = 8951;
+  for (const scale of SCALES) {
+    byScale[scale.name] = await runScale(scale, port++);
+    printTable(
+      `${scale.name}: ${scale.events} reporting events, ${AGENTS} agents, ${TEAMS} teams`,
+      Object.entries(byScale[scale.name]).map(([name, r]) => ({ name, ...r })),
+    );
+  }
+  process.stdout.write("\nratios large/small (p95)\n");
+  for (const name of Object.keys(byScale.small)) {
+    const ratio = byScale.large[name].p95 / byScale.small[name].p95;
+    process.stdout.write(
+      `  ${name.padEnd(24)} ${fmt(ratio)}×  (p50 ${fmt(byScale.large[name].p50 / byScale.small[name].p50)}×)\n`,
+    );
+  }
+  const large = byScale.large;
+  process.stdout.write(
+    `\nE17 at 1M vs the no-op floor (p95): ${fmt(large["E17 agents, one year"].p95 / large["GET / (no-op floor)"].p95)}×\n`,
+  );
+  return byScale;
+}
