@@ -75,7 +75,9 @@ export async function aggregate(
       });
     }
   };
-  batch.forEach((rows, i) => add(rows, i < lessFrom ? 1 : -1));
+  batch.forEach((rows, i) => {
+    add(rows, i < lessFrom ? 1 : -1);
+  });
   add(rawAdd.flat(), 1);
   add(rawLess.flat(), -1);
   return out;
