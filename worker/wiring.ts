@@ -1,6 +1,8 @@
 import { registerHandlers } from "./events/registry";
 import { automationListener, pruneAutomationRuns } from "./modules/automation-rules/listener";
 import { liveHandler } from "./modules/live/handler";
+import { socketAction } from "./modules/messages/socket-actions";
+import { registerSocketActions } from "./modules/messages/socket-registry";
 import { reportingWrites } from "./modules/reports/derive";
 import { attemptDelivery } from "./modules/webhooks/delivery";
 import { resendOverdueDeliveries } from "./modules/webhooks/dispatch";
@@ -19,3 +21,6 @@ registerHandlers({
   // Reporting facts and their rollups, in the batch of the events they come from.
   derived: [reportingWrites],
 });
+
+// What a conversation's room does with a message or read receipt sent over its socket.
+registerSocketActions(socketAction);

@@ -1,5 +1,6 @@
 import { env, evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { FRAME_BUDGET } from "../../worker/realtime/protocol";
 import { addInboxMember, createAgent, createWorld } from "../support/factories";
 import { createConversationIn } from "../support/factories-conversations";
 import { api, expectError } from "../support/http";
@@ -156,7 +157,8 @@ describe("agent room socket", () => {
     expect((await socket.next("error")).data.code).toBe("frame_too_large");
     socket.send({ type: "ping" });
     await socket.next("pong");
-    for (let i = 0; i < 30; i++) {
+    // Agents work at machine speed: their budget is a burst of 200 frames.
+    for (let i = 0; i < FRAME_BUDGET.agent.burst + 10; i++) {
       socket.send({ type: "ping" });
     }
     expect((await socket.next("error")).data.code).toBe("rate_limited");

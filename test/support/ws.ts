@@ -4,7 +4,10 @@ export type Frame = { v: number; event: string; seq: number; data: any };
 
 export type LiveSocket = {
   ws: WebSocket;
+  /** Every frame, batches unpacked, in arrival order. */
   frames: Frame[];
+  /** The WebSocket messages that were batches (JSON arrays of frames). */
+  batches: Frame[][];
   /** Resolves with the next frame of `event` not yet taken (waits up to `ms`). */
   next(event: string, ms?: number): Promise<Frame>;
   /** Frames of `event` received so far. */
@@ -27,10 +30,17 @@ export async function openSocket(
   }
   ws.accept();
   const frames: Frame[] = [];
+  const batches: Frame[][] = [];
   const taken = new Set<Frame>();
   const waiters: (() => void)[] = [];
   ws.addEventListener("message", (e) => {
-    frames.push(JSON.parse(e.data as string));
+    const parsed = JSON.parse(e.data as string) as Frame | Frame[];
+    if (Array.isArray(parsed)) {
+      batches.push(parsed);
+      frames.push(...parsed);
+    } else {
+      frames.push(parsed);
+    }
     for (const w of waiters.splice(0)) {
       w();
     }
@@ -39,6 +49,7 @@ export async function openSocket(
   return {
     ws,
     frames,
+    batches,
     all: (event) => frames.filter((f) => f.event === event),
     send: (frame) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame)),
     close: () => ws.close(1000, "done"),

@@ -1,15 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import type { z } from "zod";
 import { ApiError, invalidFields } from "../lib/errors";
+import { zodDetails } from "../lib/zod-details";
 
-/** zod issues to the error body's `details`. */
-export function zodDetails(error: z.ZodError) {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join(".") || "body",
-    message: issue.message,
-  }));
-}
+export { zodDetails };
 
 /** Every router is built here, so no sub-router misses the shared validation hook. */
 export function createRouter<E extends Env>() {

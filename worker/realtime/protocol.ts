@@ -4,11 +4,19 @@ import type { Typer } from "../events/types";
 /** Version of the frame format; bumped on incompatible changes. */
 export const PROTOCOL_VERSION = 1;
 
-/** Client frames are small: typing, resume and ping. */
+/** Control frames are small: typing, resume, read and ping. */
 export const MAX_CLIENT_FRAME_BYTES = 2048;
-/** Per socket: a burst of 20 frames, refilled at 2 per second. */
-export const FRAME_BURST = 20;
-export const FRAME_REFILL_PER_SECOND = 2;
+/** A message frame carries up to the HTTP API's 150,000 characters of content. */
+export const MAX_MESSAGE_FRAME_BYTES = 1024 * 1024;
+/**
+ * Frame budgets per socket (token buckets). Visitors: a burst of 20, 2 a second (their
+ * messages also count against the public API's per-contact message limit). Agents and bots
+ * work conversations at machine speed: a burst of 200, 100 a second.
+ */
+export const FRAME_BUDGET = {
+  contact: { burst: 20, perSecond: 2 },
+  agent: { burst: 200, perSecond: 100 },
+} as const;
 /** Typing indicators expire unless renewed within this time. */
 export const TYPING_TTL_MS = 6000;
 /** Events a room keeps for resuming clients; older gaps answer `resync`. */
@@ -36,7 +44,24 @@ export type ControlFrame =
     >
   | Frame<"resync", { reason: string }>
   | Frame<"pong", Record<string, never>>
-  | Frame<"error", { code: string; message: string }>;
+  | Frame<"ack", AckData>
+  | Frame<"error", ErrorFrameData>;
+
+/** The answer to a client's `message.create`: the stored message, found by its echo_id. */
+export type AckData = { echo_id: string; id: number; seq: number; duplicate: boolean };
+
+/**
+ * The HTTP API's one error body, as a frame: `status` is what HTTP would have answered, and
+ * `echo_id` names the client frame it answers (absent for frame-level problems).
+ */
+export type ErrorFrameData = {
+  code: string;
+  message: string;
+  status?: number;
+  details?: { path: string; message: string }[];
+  echo_id?: string;
+  retry_after?: number;
+};
 
 /**
  * Every frame on the wire: `seq` is the room's event sequence. Durable events (messages,
@@ -48,13 +73,33 @@ export type Numbered<F extends Frame> = F & { v: typeof PROTOCOL_VERSION; seq: n
 /** One event for the room's two audiences; `contact: null` hides it from the contact. */
 export type RoomEvent<F extends Frame> = { agent: F; contact: F | null };
 
+/**
+ * A message sent over the socket. Its fields are checked by the same rules as the HTTP API's
+ * (the room hands them to the message service); here only the envelope.
+ */
+const MessageCreateFrame = z.object({
+  type: z.literal("message.create"),
+  echo_id: z.string().min(1).max(255),
+  content: z.unknown().optional(),
+  private: z.unknown().optional(),
+  content_type: z.unknown().optional(),
+  content_attributes: z.unknown().optional(),
+});
+
 export const ClientFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("typing"), on: z.boolean(), private: z.boolean().optional() }),
   z.object({ type: z.literal("resume"), after: z.number().int().min(0) }),
   z.object({ type: z.literal("ping") }),
+  /** The sender has read the conversation up to now (the HTTP API's update_last_seen). */
+  z.object({ type: z.literal("read") }),
+  MessageCreateFrame,
 ]);
 
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+/** Client frames the realtime layer hands to the room's owner (it knows no messages). */
+export type ActionFrame = Extract<ClientFrame, { type: "message.create" | "read" }>;
+/** What an action answers its socket with: an ack, an error, or nothing. */
+export type ActionReply = ControlFrame | null;
 
 /** Who is on a socket, kept in its hibernation attachment. */
 export type SocketIdentity = {
@@ -63,6 +108,10 @@ export type SocketIdentity = {
   name: string;
   /** For agents: "user" or "agent_bot". */
   kind: "user" | "agent_bot" | "contact";
+  /** The origin the socket was opened on (absolute URLs in what the room presents). */
+  origin?: string;
+  /** A visitor's session in the inbox (its contact_inbox source_id). */
+  source?: string;
 };
 
 export const frame = <F extends Frame>(f: F, seq: number): string =>

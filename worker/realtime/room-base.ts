@@ -3,7 +3,14 @@ import { createDb } from "../db/client";
 import type { Bindings } from "../env";
 import type { Typer } from "../events/types";
 import { createLogger } from "../lib/logger";
-import { type Frame, frame, type RoomEvent, type SocketIdentity } from "./protocol";
+import {
+  type ActionFrame,
+  type ActionReply,
+  type Frame,
+  frame,
+  type RoomEvent,
+  type SocketIdentity,
+} from "./protocol";
 import { RoomLog } from "./room-log";
 import { RoomSockets } from "./room-sockets";
 import { ROOM_CONVERSATION_HEADER, type RoomConversation, recordTypingChange } from "./room-typing";
@@ -32,6 +39,7 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
       this.log,
       () => this.eventSeq,
       (typer, on, isPrivate) => this.recordTyping(typer, on, isPrivate),
+      (who, action) => this.act(who, action),
       ttl > 0 ? ttl : undefined,
     );
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
@@ -69,13 +77,15 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
     if (conversation) {
       this.remember(JSON.parse(conversation) as RoomConversation);
     }
-    const raw = new URL(request.url).searchParams.get("after");
+    const query = new URL(request.url).searchParams;
+    const raw = query.get("after");
     const after = raw === null ? Number.NaN : Number(raw);
     const pair = new WebSocketPair();
     this.sockets.accept(
       pair[1],
       identity,
       Number.isSafeInteger(after) && after >= 0 ? after : null,
+      query.get("batch") === "1",
     );
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
@@ -90,6 +100,14 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
 
   override async webSocketError(ws: WebSocket): Promise<void> {
     this.sockets.closed(ws, 1011);
+  }
+
+  /**
+   * A client's message or read receipt over its socket. The realtime layer knows neither; the
+   * room's owner (modules/messages/room.ts) does, through the same services as HTTP.
+   */
+  protected async act(_who: SocketIdentity, _action: ActionFrame): Promise<ActionReply> {
+    return { event: "error", data: { code: "unsupported", message: "not in this room" } };
   }
 
   /** Takes the next event seq, logs the frames and sends them; all synchronous. */

@@ -1,21 +1,26 @@
 import type { Typer } from "../events/types";
 import {
+  type ActionFrame,
+  type ActionReply,
   type ClientFrame,
   ClientFrameSchema,
   type ControlFrame,
-  FRAME_BURST,
-  FRAME_REFILL_PER_SECOND,
+  FRAME_BUDGET,
   frame,
   MAX_CLIENT_FRAME_BYTES,
+  MAX_MESSAGE_FRAME_BYTES,
   type SocketIdentity,
   TYPING_TTL_MS,
 } from "./protocol";
+import { Fanout, sendAll, socketTags } from "./room-fanout";
 import type { RoomLog } from "./room-log";
 
-type Attachment = SocketIdentity & { connectedAt: number };
+type Attachment = SocketIdentity & { connectedAt: number; batch?: boolean };
 type TypingEntry = { typer: Typer; isPrivate: boolean; until: number };
 type Bucket = { tokens: number; at: number; strikes: number };
 export type TypingChangeHook = (typer: Typer, on: boolean, isPrivate: boolean) => void;
+/** What the room's owner does with a message or read frame (the realtime layer knows neither). */
+export type ActionHook = (who: SocketIdentity, action: ActionFrame) => Promise<ActionReply>;
 
 const AGENT = "agent";
 const CONTACT = "contact";
@@ -27,6 +32,7 @@ const CONTACT = "contact";
 export class RoomSockets {
   /** Frame budgets; lost on hibernation, which only forgives a little. */
   private readonly buckets = new WeakMap<WebSocket, Bucket>();
+  private readonly fanout: Fanout;
 
   constructor(
     private readonly ctx: DurableObjectState,
@@ -34,13 +40,17 @@ export class RoomSockets {
     private readonly currentSeq: () => number,
     /** Told of every change of someone's typing state (renewals are not changes). */
     private readonly onTypingChange: TypingChangeHook,
+    private readonly onAction: ActionHook,
     private readonly typingTtlMs: number = TYPING_TTL_MS,
-  ) {}
+  ) {
+    this.fanout = new Fanout(ctx);
+  }
 
-  accept(ws: WebSocket, identity: SocketIdentity, after: number | null): void {
-    this.ctx.acceptWebSocket(ws, [identity.role]);
-    ws.serializeAttachment({ ...identity, connectedAt: Date.now() } satisfies Attachment);
+  accept(ws: WebSocket, identity: SocketIdentity, after: number | null, batch = false): void {
+    this.ctx.acceptWebSocket(ws, socketTags(identity.role, batch));
+    ws.serializeAttachment({ ...identity, connectedAt: Date.now(), batch } satisfies Attachment);
     const seq = this.currentSeq();
+    this.fanout.flush();
     ws.send(frame<ControlFrame>({ event: "ready", data: { role: identity.role, seq } }, seq));
     if (after !== null) {
       this.resume(ws, identity.role, after);
@@ -49,11 +59,9 @@ export class RoomSockets {
     this.presence();
   }
 
+  /** Durable frames (and typing): in seq order, batched for sockets that asked for it. */
   broadcast(agentFrame: string, contactFrame: string | null): void {
-    this.send(this.ctx.getWebSockets(AGENT), agentFrame);
-    if (contactFrame !== null) {
-      this.send(this.ctx.getWebSockets(CONTACT), contactFrame);
-    }
+    this.fanout.broadcast(agentFrame, contactFrame);
   }
 
   async receive(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -62,29 +70,45 @@ export class RoomSockets {
       ws.close(1011, "unknown socket");
       return;
     }
-    if (!this.allow(ws)) {
+    if (!this.allow(ws, me.role)) {
       return;
     }
     const size = typeof message === "string" ? message.length : message.byteLength;
-    if (typeof message !== "string" || size > MAX_CLIENT_FRAME_BYTES) {
-      this.error(
-        ws,
-        "frame_too_large",
-        `frames are JSON text of at most ${MAX_CLIENT_FRAME_BYTES} bytes`,
-      );
+    if (typeof message !== "string" || size > MAX_MESSAGE_FRAME_BYTES) {
+      this.error(ws, "frame_too_large", "frames are JSON text of at most 1 MiB");
       return;
     }
     let parsed: ClientFrame;
     try {
       parsed = ClientFrameSchema.parse(JSON.parse(message));
     } catch {
-      this.error(ws, "bad_frame", 'expected {"type":"typing"|"resume"|"ping", …}');
+      this.error(
+        ws,
+        "bad_frame",
+        'expected {"type":"message.create"|"typing"|"read"|"resume"|"ping", …}',
+      );
+      return;
+    }
+    if (parsed.type !== "message.create" && size > MAX_CLIENT_FRAME_BYTES) {
+      this.error(
+        ws,
+        "frame_too_large",
+        `control frames are at most ${MAX_CLIENT_FRAME_BYTES} bytes`,
+      );
       return;
     }
     switch (parsed.type) {
       case "ping":
-        ws.send(frame<ControlFrame>({ event: "pong", data: {} }, this.currentSeq()));
+        this.reply(ws, { event: "pong", data: {} });
         return;
+      case "message.create":
+      case "read": {
+        const answer = await this.onAction(me, parsed);
+        if (answer) {
+          this.reply(ws, answer);
+        }
+        return;
+      }
       case "resume":
         this.resume(ws, me.role, parsed.after);
         return;
@@ -159,12 +183,10 @@ export class RoomSockets {
     const now = Date.now();
     for (const [, entry] of this.ctx.storage.kv.list<TypingEntry>({ prefix: "typing:" })) {
       if (entry.until > now && (role === AGENT || !entry.isPrivate)) {
-        ws.send(
-          frame<ControlFrame>(
-            { event: "typing.on", data: { typer: entry.typer, is_private: entry.isPrivate } },
-            this.currentSeq(),
-          ),
-        );
+        this.reply(ws, {
+          event: "typing.on",
+          data: { typer: entry.typer, is_private: entry.isPrivate },
+        });
       }
     }
   }
@@ -172,17 +194,13 @@ export class RoomSockets {
   private resume(ws: WebSocket, role: SocketIdentity["role"], after: number): void {
     const frames = this.log.since(after, role, this.currentSeq());
     if (frames === null) {
-      ws.send(
-        frame<ControlFrame>(
-          {
-            event: "resync",
-            data: { reason: "events before your seq are gone; refetch over HTTP" },
-          },
-          this.currentSeq(),
-        ),
-      );
+      this.reply(ws, {
+        event: "resync",
+        data: { reason: "events before your seq are gone; refetch over HTTP" },
+      });
       return;
     }
+    this.fanout.flush();
     for (const f of frames) {
       ws.send(f);
     }
@@ -215,13 +233,11 @@ export class RoomSockets {
     this.send(here, data);
   }
 
-  private allow(ws: WebSocket): boolean {
+  private allow(ws: WebSocket, role: SocketIdentity["role"]): boolean {
     const now = Date.now();
-    const bucket = this.buckets.get(ws) ?? { tokens: FRAME_BURST, at: now, strikes: 0 };
-    bucket.tokens = Math.min(
-      FRAME_BURST,
-      bucket.tokens + ((now - bucket.at) / 1000) * FRAME_REFILL_PER_SECOND,
-    );
+    const { burst, perSecond } = FRAME_BUDGET[role];
+    const bucket = this.buckets.get(ws) ?? { tokens: burst, at: now, strikes: 0 };
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
     bucket.at = now;
     this.buckets.set(ws, bucket);
     if (bucket.tokens >= 1) {
@@ -229,7 +245,7 @@ export class RoomSockets {
       return true;
     }
     bucket.strikes += 1;
-    if (bucket.strikes > FRAME_BURST) {
+    if (bucket.strikes > burst) {
       ws.close(1008, "too many frames");
     } else {
       this.error(ws, "rate_limited", "too many frames; slow down");
@@ -238,16 +254,16 @@ export class RoomSockets {
   }
 
   private error(ws: WebSocket, code: string, message: string): void {
-    ws.send(frame<ControlFrame>({ event: "error", data: { code, message } }, this.currentSeq()));
+    this.reply(ws, { event: "error", data: { code, message } });
+  }
+
+  /** One socket's own answer, after every durable frame it is owed. */
+  private reply(ws: WebSocket, f: ControlFrame): void {
+    this.send([ws], frame<ControlFrame>(f, this.currentSeq()));
   }
 
   private send(sockets: WebSocket[], data: string): void {
-    for (const ws of sockets) {
-      try {
-        ws.send(data);
-      } catch {
-        // A dead socket is dropped; the runtime reports its close separately.
-      }
-    }
+    this.fanout.flush();
+    sendAll(sockets, data);
   }
 }

@@ -1,21 +1,14 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Bindings } from "../../env";
-import { ApiError } from "../../lib/errors";
+import {
+  contactLimitKey,
+  enforceLimit,
+  type LimiterName,
+  RATE_LIMIT_PERIOD_SECONDS,
+  retryAfterSeconds,
+} from "../../lib/limits";
 import { ErrorSchema } from "../errors";
-
-/**
- * Every limiter is a Workers Rate Limiting binding (wrangler.toml `[[ratelimits]]`) with a
- * fixed 60-second window; the limits themselves live in wrangler.toml.
- */
-export const RATE_LIMIT_PERIOD_SECONDS = 60;
-
-type LimiterName =
-  | "PUBLIC_IP_LIMITER"
-  | "PUBLIC_CONTACT_LIMITER"
-  | "PUBLIC_MESSAGE_LIMITER"
-  | "AUTH_IP_LIMITER"
-  | "AUTH_EMAIL_LIMITER";
 
 /**
  * The caller's address: CF-Connecting-IP, which Cloudflare's edge sets (overwriting whatever the
@@ -26,28 +19,6 @@ export function clientIp(c: Context): string {
   return c.req.header("cf-connecting-ip")?.trim() || "unknown";
 }
 
-/**
- * Seconds until the current window ends. Windows are aligned to the clock (as the local
- * simulation counts them; at the edge the binding's own window is at most one period).
- */
-export const retryAfterSeconds = (nowMs: number, period = RATE_LIMIT_PERIOD_SECONDS) =>
-  period - (Math.floor(nowMs / 1000) % period);
-
-/** Counts one request for `key`; over the limit → 429 rate_limited with Retry-After. */
-export async function enforceLimit(
-  env: Bindings,
-  limiter: LimiterName,
-  key: string,
-  what: string,
-): Promise<void> {
-  const { success } = await env[limiter].limit({ key });
-  if (!success) {
-    throw new ApiError("rate_limited", `Too many requests ${what}, retry later`, [], {
-      "Retry-After": String(retryAfterSeconds(Date.now())),
-    });
-  }
-}
-
 /** A middleware counting every request it sees against `limiter`, keyed by `keyOf`. */
 export const rateLimit = (limiter: LimiterName, keyOf: (c: Context) => string, what: string) =>
   createMiddleware(async (c, next) => {
@@ -56,7 +27,9 @@ export const rateLimit = (limiter: LimiterName, keyOf: (c: Context) => string, w
   });
 
 const contactKey = (c: Context) =>
-  `${c.req.param("inbox_identifier") ?? ""}:${c.req.param("contact_identifier") ?? ""}`;
+  contactLimitKey(c.req.param("inbox_identifier") ?? "", c.req.param("contact_identifier") ?? "");
+
+export { enforceLimit, RATE_LIMIT_PERIOD_SECONDS, retryAfterSeconds };
 
 /** 600 requests a minute per address, across the public API. */
 export const publicIpLimit = rateLimit(

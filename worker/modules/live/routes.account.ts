@@ -9,7 +9,7 @@ import { scopeOf } from "../../http/scope";
 import { loadConversationFor } from "../conversations/access";
 import { setTyping } from "../conversations/service.typing";
 import { roomFor } from "../messages/room";
-import { LiveQuery, TypingSchema, upgradeResponse } from "./schema";
+import { LiveQuery, TypingSchema, upgradeResponse, wantsBatch } from "./schema";
 import { agentIdentity, assertUpgrade, feedListener, forward } from "./service";
 import { feedFor } from "./stubs";
 
@@ -65,8 +65,10 @@ export const liveAccountRoutes = createRouter<AccountEnv>()
       c.req.valid("param").conversation_id,
     );
     const stub = roomFor(c.env, c.var.account.id, conversation.id);
+    const query = c.req.valid("query");
+    const me = agentIdentity(c.var.actor, c.var.deps.origin);
     return stub.fetch(
-      forward(c.req.raw, agentIdentity(c.var.actor), c.req.valid("query").after, conversation),
+      forward(c.req.raw, me, { after: query.after, conversation, batch: wantsBatch(query) }),
     ) as never;
   })
   .openapi(feed, async (c) => {

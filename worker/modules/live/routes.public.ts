@@ -11,7 +11,7 @@ import { IdParam } from "../../http/schemas/ids";
 import { ApiError } from "../../lib/errors";
 import { loadOwnConversation } from "../conversations/service.public";
 import { roomFor } from "../messages/room";
-import { LiveQuery, upgradeResponse } from "./schema";
+import { LiveQuery, upgradeResponse, wantsBatch } from "./schema";
 import { assertUpgrade, contactIdentity, forward } from "./service";
 
 const tags = ["Realtime"];
@@ -39,21 +39,28 @@ const room = createRoute({
 });
 
 /** The visitor joins the room of one of its conversations. */
-async function joinRoom(c: Context<PublicContactEnv>, conversationId: number, after?: number) {
+async function joinRoom(
+  c: Context<PublicContactEnv>,
+  conversationId: number,
+  query: { after?: number; batch?: string },
+) {
   const conversation = await loadOwnConversation(contactScopeOf(c), conversationId);
   const stub = roomFor(c.env, c.var.account.id, conversation.id);
-  return stub.fetch(forward(c.req.raw, contactIdentity(c.var.contact), after, conversation));
+  const me = contactIdentity(c.var.contact, c.var.contactInbox.sourceId, c.var.deps.origin);
+  return stub.fetch(
+    forward(c.req.raw, me, { after: query.after, conversation, batch: wantsBatch(query) }),
+  );
 }
 
 /** Under /public/api/v1/inboxes/{inbox_identifier}: the contact middlewares already ran. */
 export const liveContactRoutes = createRouter<PublicContactEnv>().openapi(room, async (c) => {
   assertUpgrade(c.req.raw);
-  const { after, pubsub_token } = c.req.valid("query");
+  const query = c.req.valid("query");
   // When given, the pubsub_token must be this session's too.
-  if (pubsub_token !== undefined && pubsub_token !== c.var.contactInbox.pubsubToken) {
+  if (query.pubsub_token !== undefined && query.pubsub_token !== c.var.contactInbox.pubsubToken) {
     throw new ApiError("unauthorized", "Invalid pubsub_token");
   }
-  return (await joinRoom(c, c.req.valid("param").conversation_id, after)) as never;
+  return (await joinRoom(c, c.req.valid("param").conversation_id, query)) as never;
 });
 
 const byToken = createRoute({
@@ -73,6 +80,6 @@ const byToken = createRoute({
 /** Under /public/api/v1: `pubsubContact` resolved the contact session the token names. */
 export const livePubsubRoutes = createRouter<PublicContactEnv>().openapi(byToken, async (c) => {
   assertUpgrade(c.req.raw);
-  const { conversation_id, after } = c.req.valid("query");
-  return (await joinRoom(c, conversation_id, after)) as never;
+  const query = c.req.valid("query");
+  return (await joinRoom(c, query.conversation_id, query)) as never;
 });

@@ -17,24 +17,30 @@ export function assertUpgrade(request: Request): void {
   }
 }
 
-/** The agent side of a room: a user or an agent bot. */
-export function agentIdentity(actor: Actor): SocketIdentity {
+/** The agent side of a room: a user or an agent bot (`origin`: where the socket was opened). */
+export function agentIdentity(actor: Actor, origin?: string): SocketIdentity {
   if (actor.kind === "user") {
     const { user } = actor;
-    return { role: "agent", kind: "user", id: user.id, name: displayNameOf(user) };
+    return { role: "agent", kind: "user", id: user.id, name: displayNameOf(user), origin };
   }
   if (actor.kind === "bot") {
-    return { role: "agent", kind: "agent_bot", id: actor.bot.id, name: actor.bot.name };
+    return { role: "agent", kind: "agent_bot", id: actor.bot.id, name: actor.bot.name, origin };
   }
   throw new ApiError("forbidden");
 }
 
-/** The visitor side of a room. */
-export const contactIdentity = (contact: { id: number; name: string }): SocketIdentity => ({
+/** The visitor side of a room, in one session (`source`: its contact_inbox source_id). */
+export const contactIdentity = (
+  contact: { id: number; name: string },
+  source: string,
+  origin?: string,
+): SocketIdentity => ({
   role: "contact",
   kind: "contact",
   id: contact.id,
   name: contact.name,
+  source,
+  origin,
 });
 
 /** Who listens to the account feed, and the inboxes it may hear of (null: all, administrators). */
@@ -54,11 +60,18 @@ export async function feedListener(db: Db, accountId: number, actor: Actor, role
 export function forward(
   request: Request,
   identity: unknown,
-  after?: number,
-  conversation?: RoomConversation,
+  opts: { after?: number; conversation?: RoomConversation; batch?: boolean } = {},
 ): Request {
+  const { after, conversation, batch } = opts;
   const url = new URL(request.url);
-  url.search = after === undefined ? "" : `?after=${after}`;
+  const query = new URLSearchParams();
+  if (after !== undefined) {
+    query.set("after", String(after));
+  }
+  if (batch) {
+    query.set("batch", "1");
+  }
+  url.search = query.toString();
   const headers = new Headers(request.headers);
   headers.set("x-parley-identity", JSON.stringify(identity));
   if (conversation) {

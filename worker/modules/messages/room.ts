@@ -1,26 +1,18 @@
 import type { AttachmentRow, MessageRow } from "../../db/schema";
 import type { Bindings } from "../../env";
+import type { ActionFrame, ActionReply, SocketIdentity } from "../../realtime/protocol";
 import { RoomBase } from "../../realtime/room-base";
 import { RoomRelay } from "../../realtime/room-relay";
+import type { RoomConversation } from "../../realtime/room-typing";
 import type { RoomFrame } from "../live/frames";
 import { presentMessage, presentPublicMessage } from "./presenter";
 import { findByIdempotencyKey, type NewMessage } from "./queries";
-import type { Message, PublicMessage } from "./schema";
+import type { AppendResult } from "./room-types";
+import { socketActions } from "./socket-registry";
 import { type UpdateRecorder, writeMessageUpdate } from "./write-update";
 import { type AppendRequest, type MessageView, MessageWriter, type Presented } from "./writer";
 
-/**
- * `presented` is the agents' view of a new message and `presentedPublic` the contact's (null for
- * a private note); both are absent for an idempotent replay. `eventIds` are the outbox rows
- * committed with it; the room has sent them to the queue.
- */
-export type AppendResult = {
-  message: MessageRow;
-  duplicate: boolean;
-  presented?: Message;
-  presentedPublic?: PublicMessage | null;
-  eventIds: number[];
-};
+export type { AppendResult };
 
 /**
  * One per conversation: the single writer of its messages and the fan-out hub for everyone
@@ -69,6 +61,18 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
     } finally {
       this.inflight.delete(key);
     }
+  }
+
+  /** A message or read receipt from a socket: the registered handler (worker/wiring.ts). */
+  protected override act(who: SocketIdentity, action: ActionFrame): Promise<ActionReply> {
+    const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
+    if (!conversation) {
+      return Promise.resolve({
+        event: "error",
+        data: { code: "not_found", message: "Resource could not be found", status: 404 },
+      });
+    }
+    return socketActions()(this, this.env, conversation, who, action);
   }
 
   /** Updates a message and records message.updated with it (unless `record` is null). */

@@ -10,8 +10,8 @@ import { accountParams, IdParam } from "../../http/schemas/ids";
 import { loadConversationFor } from "../conversations/access";
 import { MessageSchema } from "./schema";
 import {
+  createInputOf,
   MessageCreateFormSchema,
-  type MessageCreateJson,
   MessageCreateJsonSchema,
   MessageListQuery,
   MessageUpdateSchema,
@@ -110,7 +110,7 @@ export const messageAccountRoutes = createRouter<AccountEnv>()
     const conversation = await loadConversationFor(scope, c.req.valid("param").conversation_id);
     const body = jsonOrForm(c, { form: MULTIPART_ONLY });
     const { message, duplicate, presented } = await createMessage(scope, conversation, {
-      ...toInput(body),
+      ...createInputOf(body),
       idempotencyKey: c.req.valid("header")["idempotency-key"],
     });
     c.header("Idempotent-Replayed", String(duplicate));
@@ -139,18 +139,3 @@ export const messageAccountRoutes = createRouter<AccountEnv>()
       200,
     );
   });
-
-const TYPE_NAMES = { 0: "incoming", 1: "outgoing", 3: "template" } as const;
-
-function toInput(body: MessageCreateJson & { attachments?: File[] }) {
-  const type = body.message_type;
-  return {
-    content: body.content,
-    messageType: typeof type === "number" ? TYPE_NAMES[type] : type,
-    private: body.private,
-    contentType: body.content_type,
-    contentAttributes: body.content_attributes,
-    echoId: body.echo_id,
-    files: body.attachments ?? [],
-  };
-}

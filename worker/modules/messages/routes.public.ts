@@ -18,23 +18,16 @@ import {
 } from "../conversations/service.public";
 import { presentPublicMessages } from "../conversations/views.public";
 import { PublicMessageSchema } from "./schema";
-import { MAX_CONTENT_LENGTH, multipartWithAttachments } from "./schema.requests";
+import {
+  multipartWithAttachments,
+  PUBLIC_MESSAGE_FIELDS,
+  PublicMessageCreateSchema,
+} from "./schema.requests";
 
 const tags = ["Public API"];
 const BASE = "/contacts/{contact_identifier}/conversations/{conversation_id}/messages";
 
-const fields = {
-  content: z.string().max(MAX_CONTENT_LENGTH).nullable().optional(),
-  echo_id: z
-    .string()
-    .max(255)
-    .optional()
-    .openapi({ description: "Client correlation id, echoed back in the message and its frames" }),
-};
-
-const PublicMessageCreateSchema = z.object(fields).openapi("PublicMessageCreate");
-
-const PublicMessageCreateFormSchema = multipartWithAttachments(fields).openapi(
+const PublicMessageCreateFormSchema = multipartWithAttachments(PUBLIC_MESSAGE_FIELDS).openapi(
   "PublicMessageCreateMultipart",
 );
 

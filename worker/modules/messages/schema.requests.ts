@@ -59,6 +59,20 @@ const fields = {
 
 export const MessageCreateJsonSchema = z.object(fields).openapi("MessageCreate");
 
+/** What a visitor sends (public API, and the visitor's socket). */
+export const PUBLIC_MESSAGE_FIELDS = {
+  content: z.string().max(MAX_CONTENT_LENGTH).nullable().optional(),
+  echo_id: z
+    .string()
+    .max(255)
+    .optional()
+    .openapi({ description: "Client correlation id, echoed back in the message and its frames" }),
+};
+
+export const PublicMessageCreateSchema = z
+  .object(PUBLIC_MESSAGE_FIELDS)
+  .openapi("PublicMessageCreate");
+
 const fileList = z
   .array(z.instanceof(File).openapi({ type: "string", format: "binary" }))
   .max(MAX_ATTACHMENTS);
@@ -109,3 +123,19 @@ export const MessageListQuery = z.object({
 export type MessageCreateJson = z.infer<typeof MessageCreateJsonSchema>;
 export type MessageCreateForm = z.infer<typeof MessageCreateFormSchema>;
 export type MessageUpdate = z.infer<typeof MessageUpdateSchema>;
+
+const TYPE_NAMES = { 0: "incoming", 1: "outgoing", 3: "template" } as const;
+
+/** The message service's input from an account-API body (HTTP or the agent's socket). */
+export function createInputOf(body: MessageCreateJson & { attachments?: File[] }) {
+  const type = body.message_type;
+  return {
+    content: body.content,
+    messageType: typeof type === "number" ? TYPE_NAMES[type] : type,
+    private: body.private,
+    contentType: body.content_type,
+    contentAttributes: body.content_attributes,
+    echoId: body.echo_id,
+    files: body.attachments ?? [],
+  };
+}

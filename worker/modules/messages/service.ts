@@ -17,13 +17,18 @@ import {
   type NewAttachment,
   reopenConversation,
 } from "./queries";
-import { type AppendResult, roomFor } from "./room";
+import { roomFor } from "./room";
+import type { Appender, AppendResult } from "./room-types";
 import type { Sender } from "./schema";
 import { loadSender } from "./senders";
 import { fileTypeOf, MESSAGE_TYPE_CODES } from "./types";
 import type { MessageView } from "./writer";
 
-export type MessageScope = ConversationScope & { origin: string };
+/**
+ * `room`: the room the message goes through, when the caller is that room (a message sent over
+ * its socket); otherwise the conversation's room is reached through its stub.
+ */
+export type MessageScope = ConversationScope & { origin: string; room?: Appender };
 
 export type CreateMessageInput = {
   content?: string | null;
@@ -137,7 +142,8 @@ export async function createMessage(
     sender: await senderJson(scope, sender),
     origin: scope.origin,
   };
-  const result = await roomFor(deps.env, scope.account.id, conversation.id).appendMessage({
+  const room = scope.room ?? roomFor(deps.env, scope.account.id, conversation.id);
+  const result = await room.appendMessage({
     conversationId: conversation.id,
     values: {
       accountId: scope.account.id,

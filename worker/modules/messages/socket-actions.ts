@@ -1,0 +1,142 @@
+import type { z } from "zod";
+import type { ConversationRow } from "../../db/schema";
+import type { Bindings } from "../../env";
+import { createDeps, type Deps } from "../../events/deps";
+import { ApiError, invalidFields } from "../../lib/errors";
+import { enforceLimit } from "../../lib/limits";
+import { createLogger } from "../../lib/logger";
+import { TtlCache } from "../../lib/ttl-cache";
+import { zodDetails } from "../../lib/zod-details";
+import type { ActionFrame, ActionReply, SocketIdentity } from "../../realtime/protocol";
+import type { RoomConversation } from "../../realtime/room-typing";
+import { performerOf } from "../access-tokens/service";
+import { markSeen } from "../conversations/service.actions";
+import { markSeenByContact, sendAsContact } from "../conversations/service.public";
+import type { Appender } from "./room-types";
+import {
+  createInputOf,
+  MessageCreateJsonSchema,
+  PublicMessageCreateSchema,
+} from "./schema.requests";
+import { createMessage, type MessageScope } from "./service";
+import { type SocketCaller, socketCaller } from "./socket-caller";
+
+/**
+ * Who is on a socket, as the account API's auth would find them now: trusted for as long as
+ * the API's own auth cache trusts a token (5 s), so a removed agent stops within seconds.
+ */
+const callers = new TtlCache<SocketCaller>(5_000, 2_000);
+
+/**
+ * A message or read receipt sent over a room's socket: the same services, validation,
+ * permissions, rate limits and idempotency (echo_id, per sender) as the HTTP API. Answers an
+ * ack or the one error body as a frame; nothing is stored when it is an error.
+ */
+export async function socketAction(
+  room: Appender,
+  env: Bindings,
+  ref: RoomConversation,
+  who: SocketIdentity,
+  action: ActionFrame,
+): Promise<ActionReply> {
+  const echoId = action.type === "message.create" ? action.echo_id : undefined;
+  const log = createLogger({ source: "socket", conversation_id: ref.id });
+  try {
+    const deps = createDeps(env, { origin: who.origin ?? "", log });
+    const caller = await callerOf(deps, ref, who);
+    const scope: MessageScope = {
+      deps: { ...deps, performedBy: performerOf(caller.actor) },
+      account: caller.account,
+      actor: caller.actor,
+      role: caller.role,
+      origin: who.origin ?? "",
+      room,
+    };
+    const reply = await perform(scope, caller, action);
+    await scope.deps.events.flush();
+    return reply;
+  } catch (err) {
+    if (err instanceof ApiError) {
+      const retry = Number(err.headers["Retry-After"]);
+      return {
+        event: "error",
+        data: {
+          code: err.code,
+          message: err.message,
+          status: err.status,
+          details: err.details,
+          ...(echoId === undefined ? {} : { echo_id: echoId }),
+          ...(Number.isFinite(retry) ? { retry_after: retry } : {}),
+        },
+      };
+    }
+    log.error("socket action failed", { error: err, action: action.type });
+    return {
+      event: "error",
+      data: { code: "internal_error", message: "Internal server error", status: 500 },
+    };
+  }
+}
+
+async function callerOf(deps: Deps, ref: RoomConversation, who: SocketIdentity) {
+  const key = `${ref.accountId}:${ref.id}:${who.kind}:${who.id}:${who.source ?? ""}`;
+  const known = callers.get(key);
+  if (known) {
+    return known;
+  }
+  const caller = await socketCaller(deps, ref, who);
+  callers.set(key, caller);
+  return caller;
+}
+
+async function perform(
+  scope: MessageScope,
+  caller: SocketCaller,
+  action: ActionFrame,
+): Promise<ActionReply> {
+  const conversation = await caller.conversation(scope.deps);
+  if (action.type === "read") {
+    await (caller.contactLimitKey === null
+      ? markSeen(scope, conversation, scope.deps.now())
+      : markSeenByContact(scope, conversation));
+    return null;
+  }
+  const { type: _type, ...body } = action;
+  const result =
+    caller.contactLimitKey === null
+      ? await createMessage(
+          scope,
+          conversation,
+          createInputOf(parse(MessageCreateJsonSchema, body)),
+        )
+      : await sendFromContact(scope, conversation, caller.contactLimitKey, body);
+  const { id, seq } = result.message;
+  return {
+    event: "ack",
+    data: { echo_id: action.echo_id, id, seq, duplicate: result.duplicate },
+  };
+}
+
+/** The public API's limits count socket messages as they count POSTs. */
+async function sendFromContact(
+  scope: MessageScope,
+  conversation: ConversationRow,
+  limitKey: string,
+  body: unknown,
+) {
+  const { env } = scope.deps;
+  await enforceLimit(env, "PUBLIC_CONTACT_LIMITER", limitKey, "for this contact");
+  await enforceLimit(env, "PUBLIC_MESSAGE_LIMITER", limitKey, "creating messages for this contact");
+  const input = parse(PublicMessageCreateSchema, body);
+  return sendAsContact(scope, conversation, { content: input.content, echoId: input.echo_id });
+}
+
+/** The HTTP API's 422 for a frame whose fields the route's schema refuses. */
+function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const details = zodDetails(result.error);
+    throw invalidFields(details, details.map((d) => `${d.path}: ${d.message}`).join("; "));
+  }
+  return result.data;
+}

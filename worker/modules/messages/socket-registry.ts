@@ -1,0 +1,28 @@
+import type { Bindings } from "../../env";
+import type { ActionFrame, ActionReply, SocketIdentity } from "../../realtime/protocol";
+import type { RoomConversation } from "../../realtime/room-typing";
+import type { Appender } from "./room-types";
+
+/** Handles a message or read frame a room received (modules/messages/socket-actions.ts). */
+export type SocketActionHandler = (
+  room: Appender,
+  env: Bindings,
+  conversation: RoomConversation,
+  who: SocketIdentity,
+  action: ActionFrame,
+) => Promise<ActionReply>;
+
+const unwired: SocketActionHandler = async () => ({
+  event: "error",
+  data: { code: "unsupported", message: "socket actions are not wired", status: 501 },
+});
+
+// Isolate-level on purpose, as events/registry.ts: set once by worker/wiring.ts. The room cannot
+// import the handler itself: the handler uses the message service, which uses the room.
+let handler: SocketActionHandler = unwired;
+
+export function registerSocketActions(h: SocketActionHandler): void {
+  handler = h;
+}
+
+export const socketActions = (): SocketActionHandler => handler;
