@@ -32,6 +32,8 @@ const agent = agentApi(base);
 
 describe("a visitor's conversation", () => {
   let context: BrowserContext;
+  /** How the live-socket proxy of the lost-answer tests treats new sockets. */
+  let socketMode: "pass" | "cut-ack" | "refuse" = "pass";
   let page: Page;
   let errors: string[];
   let conversationId: number;
@@ -198,7 +200,58 @@ describe("a visitor's conversation", () => {
     expect(await bubble(page, "typed offline, two").count()).toBe(1);
   });
 
-  it("does not double a message whose answer was lost after the server stored it", async () => {
+  it("does not double a message whose socket ack was lost after the server stored it", async () => {
+    // From here on the live socket goes through a proxy (WebSocket routes outlive unrouteAll,
+    // so this one stays and is steered by `socketMode`). Here it drops the first message's
+    // answers (its frame and its ack) and cuts the connection, as a network failure right
+    // after the store would.
+    let cut = false;
+    await context.routeWebSocket(/\/live\?/, (ws) => {
+      if (socketMode === "refuse") {
+        ws.close();
+        return;
+      }
+      const server = ws.connectToServer();
+      if (socketMode === "pass") {
+        return;
+      }
+      let echo: string | undefined;
+      ws.onMessage((data) => {
+        const frame = JSON.parse(String(data));
+        if (frame.type === "message.create" && !cut) {
+          echo = frame.echo_id;
+        }
+        server.send(data);
+      });
+      server.onMessage((data) => {
+        if (echo && !cut && String(data).includes(echo)) {
+          cut = true;
+          ws.close();
+          server.close();
+          return;
+        }
+        ws.send(data);
+      });
+    });
+    socketMode = "cut-ack";
+    await page.reload();
+    await launcher(page).click();
+    await bubble(page, "Are you still there?").waitFor();
+    const input = chat(page).locator("textarea");
+    await input.fill("ack lost in transit");
+    await input.press("Enter");
+    await expect.poll(() => cut).toBe(true);
+    await bubble(page, "ack lost in transit").locator(".pw-meta", { hasText: "Sent" }).waitFor();
+    await page.waitForTimeout(500);
+    const stored = (await agent.messages(conversationId)).map((m) => m.content);
+    expect(stored.filter((c) => c === "ack lost in transit")).toHaveLength(1);
+    expect(await bubble(page, "ack lost in transit").count()).toBe(1);
+    socketMode = "pass";
+  });
+
+  it("does not double a message whose HTTP answer was lost after the server stored it", async () => {
+    // No socket (refused at connect): the widget sends over HTTP, whose first answer is cut.
+    socketMode = "refuse";
     let cut = false;
     await context.route(
       "**/public/api/v1/inboxes/*/contacts/*/conversations/*/messages",
@@ -212,6 +265,9 @@ describe("a visitor's conversation", () => {
         }
       },
     );
+    await page.reload();
+    await launcher(page).click();
+    await bubble(page, "Are you still there?").waitFor();
     const input = chat(page).locator("textarea");
     await input.fill("answer lost in transit");
     await input.press("Enter");
@@ -222,6 +278,10 @@ describe("a visitor's conversation", () => {
     expect(stored.filter((c) => c === "answer lost in transit")).toHaveLength(1);
     expect(await bubble(page, "answer lost in transit").count()).toBe(1);
     await context.unrouteAll();
+    socketMode = "pass";
+    await page.reload();
+    await launcher(page).click();
+    await bubble(page, "answer lost in transit").waitFor();
   });
 
   it("renders HTML in messages as text, from the visitor and from agents", async () => {

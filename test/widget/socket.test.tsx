@@ -5,7 +5,7 @@ import {
   type LiveState,
   POLL_AFTER_FAILURES,
   POLL_INTERVAL_MS,
-  parseFrame,
+  parseFrames,
 } from "../../widget/src/app/realtime/socket";
 
 /** A WebSocket the test opens, feeds and breaks by hand. */
@@ -151,11 +151,67 @@ describe("LiveSocket", () => {
   });
 });
 
-describe("parseFrame", () => {
-  it("accepts server frames and ignores anything else", () => {
-    expect(parseFrame('{"v":1,"event":"pong","seq":3,"data":{}}')?.event).toBe("pong");
-    expect(parseFrame("pong")).toBeNull();
-    expect(parseFrame('{"event":"x"}')).toBeNull();
-    expect(parseFrame(new ArrayBuffer(2))).toBeNull();
+describe("parseFrames", () => {
+  it("accepts server frames and batches of them, and ignores anything else", () => {
+    expect(parseFrames('{"v":1,"event":"pong","seq":3,"data":{}}').map((f) => f.event)).toEqual([
+      "pong",
+    ]);
+    const batch = JSON.stringify([
+      { v: 1, event: "message.created", seq: 4, data: {} },
+      { v: 1, event: "message.created", seq: 5, data: {} },
+    ]);
+    expect(parseFrames(batch).map((f) => f.seq)).toEqual([4, 5]);
+    expect(parseFrames("pong")).toEqual([]);
+    expect(parseFrames('{"event":"x"}')).toEqual([]);
+    expect(parseFrames('[{"event":"x"}, 3, null]')).toEqual([]);
+    expect(parseFrames(new ArrayBuffer(2))).toEqual([]);
+  });
+});
+
+describe("sending over the socket", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeSocket.all = [];
+    vi.stubGlobal("WebSocket", FakeSocket);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("resolves with the ack or error naming its echo_id; other frames go on", async () => {
+    const { socket, frames } = liveSocket();
+    expect(socket.ask({ type: "message.create", echo_id: "a", content: "x" })).toBeNull();
+    socket.start();
+    last().accept();
+    const acked = socket.ask({ type: "message.create", echo_id: "a", content: "hi" });
+    const refused = socket.ask({ type: "message.create", echo_id: "b", content: "" });
+    expect(last().sent.map((d) => JSON.parse(d).echo_id)).toEqual(["a", "b"]);
+    last().onmessage?.({
+      data: JSON.stringify([
+        { v: 1, event: "message.created", seq: 1, data: { echo_id: "a" } },
+        { v: 1, event: "ack", seq: 1, data: { echo_id: "a", id: 7, seq: 1, duplicate: false } },
+      ]),
+    });
+    last().frame("error", 1, { echo_id: "b", code: "validation_failed", status: 422 });
+    expect((await acked)?.data).toMatchObject({ id: 7 });
+    expect((await refused)?.data).toMatchObject({ status: 422 });
+    expect(frames).toEqual(["message.created"]);
+    socket.stop();
+  });
+
+  it("rejects as lost when the socket drops or no answer comes", async () => {
+    const { socket } = liveSocket();
+    socket.start();
+    last().accept();
+    const dropped = socket.ask({ type: "message.create", echo_id: "d", content: "x" });
+    last().fail();
+    await expect(dropped).rejects.toThrow("no answer");
+    vi.advanceTimersByTime(60_000);
+    last().accept();
+    const silent = socket.ask({ type: "message.create", echo_id: "s", content: "x" });
+    vi.advanceTimersByTime(10_001);
+    await expect(silent).rejects.toThrow("no answer");
+    socket.stop();
   });
 });

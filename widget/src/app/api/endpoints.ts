@@ -49,5 +49,5 @@ export const api = {
   seen: (sourceId: string, id: number) =>
     request<object>(`${conversation(sourceId, id)}/update_last_seen`, { method: "POST" }),
   liveUrl: (sourceId: string, id: number, after: number) =>
-    `${apiBase().replace(/^http/, "ws")}${conversation(sourceId, id)}/live?after=${after}`,
+    `${apiBase().replace(/^http/, "ws")}${conversation(sourceId, id)}/live?batch=1&after=${after}`,
 };

@@ -1,3 +1,4 @@
+import { NetworkError } from "../api/client";
 import type { ClientFrame, ServerFrame } from "../api/types";
 
 export type LiveState = "connecting" | "live" | "reconnecting" | "polling";
@@ -15,6 +16,8 @@ export type LiveOptions = {
 export const POLL_AFTER_FAILURES = 3;
 export const POLL_INTERVAL_MS = 10_000;
 const HEARTBEAT_MS = 25_000;
+/** An ack that takes longer than this counts as lost: the outbox checks over HTTP before a retry. */
+const ACK_MS = 10_000;
 /** No frame at all for this long (pongs included) means the connection is dead. */
 const SILENCE_MS = 60_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -23,17 +26,19 @@ const MAX_BACKOFF_MS = 30_000;
 export const backoff = (attempt: number, random = Math.random()) =>
   Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempt - 1)) * (0.5 + random / 2);
 
-export function parseFrame(data: unknown): ServerFrame | null {
-  if (typeof data !== "string") {
-    return null;
-  }
+/** A socket message's frames: one frame, or a batch (an array, in seq order). */
+export function parseFrames(data: unknown): ServerFrame[] {
   try {
-    const frame = JSON.parse(data);
-    return frame && typeof frame.event === "string" && typeof frame.seq === "number" ? frame : null;
+    const parsed = JSON.parse(data as string);
+    return (Array.isArray(parsed) ? parsed : [parsed]).filter(
+      (f) => f && typeof f.event === "string" && typeof f.seq === "number",
+    );
   } catch {
-    return null;
+    return [];
   }
 }
+
+type Answer = Extract<ServerFrame, { event: "ack" | "error" }>;
 
 /** The conversation's socket: heartbeat, reconnect with backoff, HTTP polling as a fallback. */
 export class LiveSocket {
@@ -44,6 +49,8 @@ export class LiveSocket {
   private beatTimer: ReturnType<typeof setInterval> | undefined;
   private pollTimer: ReturnType<typeof setInterval> | undefined;
   private lastFrameAt = 0;
+  /** Sends awaiting their ack (or error), by echo_id. */
+  private readonly waiting = new Map<string, (answer: Answer | null) => void>();
 
   constructor(private readonly options: LiveOptions) {}
 
@@ -70,6 +77,25 @@ export class LiveSocket {
     return true;
   }
 
+  /**
+   * Sends a message frame and resolves with its ack or error frame; null when the socket is
+   * not open (the caller sends over HTTP). Rejects with NetworkError when the answer is lost.
+   */
+  ask(frame: ClientFrame & { echo_id: string }): Promise<Answer> | null {
+    if (!this.send(frame)) {
+      return null;
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => settle(null), ACK_MS);
+      const settle = (answer: Answer | null) => {
+        clearTimeout(timer);
+        this.waiting.delete(frame.echo_id);
+        answer ? resolve(answer) : reject(new NetworkError("no answer"));
+      };
+      this.waiting.set(frame.echo_id, settle);
+    });
+  }
+
   private open() {
     clearTimeout(this.retryTimer);
     this.drop();
@@ -87,9 +113,13 @@ export class LiveSocket {
     };
     ws.onmessage = (e) => {
       this.lastFrameAt = Date.now();
-      const frame = parseFrame(e.data);
-      if (frame) {
-        this.options.onFrame(frame);
+      for (const frame of parseFrames(e.data)) {
+        const echo = (frame.data as { echo_id?: string }).echo_id;
+        if ((frame.event === "ack" || frame.event === "error") && echo) {
+          this.waiting.get(echo)?.(frame as Answer);
+        } else {
+          this.options.onFrame(frame);
+        }
       }
     };
     ws.onclose = () => {
@@ -140,6 +170,9 @@ export class LiveSocket {
 
   private drop() {
     clearInterval(this.beatTimer);
+    for (const settle of this.waiting.values()) {
+      settle(null);
+    }
     const ws = this.ws;
     this.ws = null;
     if (!ws) {

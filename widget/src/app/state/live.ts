@@ -83,6 +83,13 @@ export function connectLive() {
   socket.start();
 }
 
+/** A message over the open socket (see LiveSocket.ask); null when it is not open. */
+export const sendLive = (content: string, echo_id: string) =>
+  socket?.ask({ type: "message.create", echo_id, content }) ?? null;
+
+/** A read receipt over the socket; false when it is not open. */
+export const readLive = () => socket?.send({ type: "read" }) ?? false;
+
 export function disconnectLive() {
   socket?.stop();
   socket = null;

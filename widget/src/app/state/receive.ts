@@ -2,6 +2,7 @@ import { api } from "../api/endpoints";
 import { INCOMING, type Message } from "../api/types";
 import { notifyHost } from "../bridge";
 import { mergeMessages, messages, typing } from "./conversation";
+import { readLive } from "./live";
 import { session } from "./session";
 import { isOpen, unread } from "./ui";
 
@@ -12,7 +13,7 @@ export function markSeen() {
   clearTimeout(seenTimer);
   seenTimer = setTimeout(() => {
     const s = session.value;
-    if (s?.conversationId) {
+    if (s?.conversationId && !readLive()) {
       void api.seen(s.sourceId, s.conversationId).catch(() => {});
     }
   }, 500);
