@@ -3,6 +3,7 @@ import { cors } from "hono/cors";
 import { accountApi } from "./api/account";
 import { authApi } from "./api/auth";
 import { filesApi } from "./api/files";
+import { customDomains, helpCenterApi } from "./api/help-center";
 import { platformApi } from "./api/platform";
 import { publicApi } from "./api/public";
 import { reportsApi } from "./api/reports";
@@ -47,6 +48,8 @@ export function createApp() {
   );
   app.use("*", services);
   app.use("*", forgetAuthAfterWrites);
+  // Before every route: a portal's own domain is its help center, `/` included.
+  app.use("*", customDomains);
 
   app.get("/", (c) =>
     c.json({
@@ -62,6 +65,7 @@ export function createApp() {
   app.route("/", platformApi);
   app.route("/", publicApi);
   app.route("/", filesApi);
+  app.route("/", helpCenterApi);
   app.route("/", serviceApi);
 
   app.openAPIRegistry.registerComponent(

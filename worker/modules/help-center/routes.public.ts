@@ -1,0 +1,143 @@
+import type { Context } from "hono";
+import type { PortalRow } from "../../db/schema";
+import type { AppEnv } from "../../http/context";
+import { createRouter } from "../../http/router";
+import { TtlCache } from "../../lib/ttl-cache";
+import { CLIENT_CACHE_CONTROL, cacheKey, EDGE_TTL, etagFor, notModified } from "./cache";
+import { portalBaseUrl } from "./presenter";
+import { findPortalByDomain, findPublicPortal } from "./queries.portals";
+import { publicNotFound, renderPublic, siteFor } from "./service.public";
+import { countView } from "./views";
+
+// Scripts never run on these pages (there are none); styles are inline; images may be anywhere.
+const SECURITY_HEADERS = {
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: http:; form-action 'self'; base-uri 'none'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin",
+};
+
+const wantsJson = (c: Context<AppEnv>) =>
+  /application\/json/i.test(c.req.header("accept") ?? "") &&
+  !/text\/html/i.test(c.req.header("accept") ?? "");
+
+/**
+ * Serves one public help-center path of `portal` (null or archived: 404). `prefix` is how
+ * the portal is addressed here: `/hc/{slug}`, or "" on its custom domain.
+ */
+export async function servePortal(
+  c: Context<AppEnv>,
+  portal: PortalRow | undefined,
+  prefix: string,
+  path: string,
+): Promise<Response> {
+  const deps = c.var.deps;
+  const url = new URL(c.req.url);
+  if (!portal || portal.archived) {
+    const res = publicNotFound(null);
+    return new Response(res.body, {
+      status: 404,
+      headers: { "content-type": res.type, ...SECURITY_HEADERS },
+    });
+  }
+  const json = wantsJson(c) || path.endsWith(".json");
+  const variant = `${json ? "j" : "h"}${prefix === "" ? "d" : "p"}`;
+  const etag = etagFor(portal, variant);
+  const headers: Record<string, string> = {
+    etag,
+    "cache-control": CLIENT_CACHE_CONTROL,
+    vary: "Accept",
+    ...SECURITY_HEADERS,
+  };
+  if (json) {
+    headers["access-control-allow-origin"] = "*";
+  }
+  const articleSlug = /^\/articles\/[^/]+$/.test(path);
+  if (notModified(c.req.header("if-none-match"), etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  const cache = typeof caches === "undefined" ? null : caches.default;
+  const key = cacheKey(url.origin, portal, prefix + path, url.search, variant);
+  const hit = await cache?.match(key);
+  if (hit) {
+    const articleId = Number(hit.headers.get("x-hc-article") ?? 0);
+    if (articleId > 0) {
+      countView(deps.db, articleId, (w) => c.executionCtx.waitUntil(w));
+    }
+    const res = new Response(hit.body, hit);
+    res.headers.set("cache-control", CLIENT_CACHE_CONTROL);
+    res.headers.set("x-hc-cache", "hit");
+    return res;
+  }
+  const origin = url.origin;
+  // Canonical URLs name the portal's own domain when it has one, however the page was reached.
+  const base = portalBaseUrl(portal, origin);
+  const result = await renderPublic(
+    deps,
+    portal,
+    (locale) => siteFor(portal, locale, prefix, base, origin),
+    path,
+    url.searchParams,
+    json,
+  );
+  if (result.status !== 200) {
+    return new Response(result.body, {
+      status: result.status,
+      headers: { "content-type": result.type, ...SECURITY_HEADERS },
+    });
+  }
+  headers["content-type"] = result.type;
+  if (result.articleId !== undefined && articleSlug) {
+    countView(deps.db, result.articleId, (w) => c.executionCtx.waitUntil(w));
+  }
+  if (cache) {
+    const stored = new Response(result.body, {
+      headers: {
+        ...headers,
+        "cache-control": `public, s-maxage=${EDGE_TTL}`,
+        ...(result.articleId !== undefined && articleSlug
+          ? { "x-hc-article": String(result.articleId) }
+          : {}),
+      },
+    });
+    c.executionCtx.waitUntil(cache.put(key, stored));
+  }
+  return new Response(result.body, { status: 200, headers: { ...headers, "x-hc-cache": "miss" } });
+}
+
+/** `/hc/{portal_slug}/…`: every portal on the service's own host. */
+const servePath = async (c: Context<AppEnv>) => {
+  const slug = c.req.param("portal_slug") ?? "";
+  const portal = await findPublicPortal(c.var.deps.db, slug);
+  // The path after `/hc/{slug}`, still percent-encoded as sent (renderPublic decodes segments).
+  const pathname = new URL(c.req.url).pathname;
+  const at = pathname.indexOf("/", "/hc/".length);
+  const rest = at === -1 ? "" : pathname.slice(at);
+  return servePortal(c, portal, `/hc/${encodeURIComponent(slug)}`, rest);
+};
+
+export const helpCenterPublicRoutes = createRouter<AppEnv>()
+  .get("/hc/:portal_slug", servePath)
+  .get("/hc/:portal_slug/*", servePath);
+
+// Host -> portal slug, remembered briefly: custom domains change rarely, and a miss is the
+// common case for every other host. The portal row itself is always read fresh (its content
+// version decides what is cached). Only paths outside the API families ever ask.
+const domains = new TtlCache<string | null>(30_000, 500);
+
+export async function portalForHost(c: Context<AppEnv>): Promise<PortalRow | undefined> {
+  const host = (c.req.header("host") ?? "").toLowerCase().replace(/:\d+$/, "");
+  if (!host.includes(".") || /^[\d.]+$/.test(host)) {
+    return undefined;
+  }
+  const known = domains.get(host);
+  if (known === null) {
+    return undefined;
+  }
+  if (known !== undefined) {
+    return findPublicPortal(c.var.deps.db, known);
+  }
+  const portal = await findPortalByDomain(c.var.deps.db, host);
+  domains.set(host, portal?.slug ?? null);
+  return portal;
+}

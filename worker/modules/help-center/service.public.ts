@@ -1,0 +1,228 @@
+import type { PortalRow } from "../../db/schema";
+import type { Deps } from "../../events/deps";
+import { fileUrl } from "../files/storage";
+import { associatedArticles, usersByIds } from "./queries.articles";
+import { findCategoryBySlug, portalCategories } from "./queries.categories";
+import {
+  categoriesByIds,
+  categoryArticles,
+  localeCategories,
+  popularArticles,
+  publishedArticle,
+  publishedPerCategory,
+  relatedArticles,
+  sitemapArticles,
+} from "./queries.public";
+import { searchPublished, searchWords } from "./queries.search";
+import type { Site } from "./render/layout";
+import { renderMarkdown } from "./render/markdown";
+import {
+  articlePage,
+  categoryPage,
+  highlight,
+  homePage,
+  notFoundPage,
+  searchPage,
+  sitemap,
+} from "./render/pages";
+import { sanitizeHtml } from "./render/sanitize";
+import { linkedTo } from "./service.categories";
+
+export type PublicResult = {
+  status: 200 | 404;
+  body: string;
+  type: string;
+  /** Set on an article page: the view to count. */
+  articleId?: number;
+};
+
+const HTML = "text/html; charset=utf-8";
+const notFound = (site: Site | null): PublicResult => ({
+  status: 404,
+  body: notFoundPage(site),
+  type: HTML,
+});
+const html = (body: string, articleId?: number): PublicResult => ({
+  status: 200,
+  body,
+  type: HTML,
+  articleId,
+});
+
+export function siteFor(
+  portal: PortalRow,
+  locale: string,
+  prefix: string,
+  canonicalBase: string,
+  origin: string,
+): Site {
+  return {
+    portal,
+    locale,
+    prefix,
+    canonicalBase,
+    logoUrl: portal.logoKey ? fileUrl(origin, portal.logoKey) : null,
+  };
+}
+
+/**
+ * One public page of a live portal, from the path after the portal's base (`/hc/{slug}` or
+ * the root of its own domain). Only published articles are ever read here.
+ */
+export async function renderPublic(
+  deps: Deps,
+  portal: PortalRow,
+  site: (locale: string) => Site,
+  path: string,
+  params: URLSearchParams,
+  wantsJson: boolean,
+): Promise<PublicResult> {
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const [first, second, third] = parts;
+  const isLocale = (l: string | undefined): l is string =>
+    l !== undefined && portal.allowedLocales.includes(l);
+  if (parts.length === 0) {
+    return home(deps, site(portal.defaultLocale));
+  }
+  if (parts.length === 1 && first === "robots.txt") {
+    const base = site(portal.defaultLocale).canonicalBase;
+    return {
+      status: 200,
+      type: "text/plain; charset=utf-8",
+      body: `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`,
+    };
+  }
+  if (parts.length === 1 && first === "sitemap.xml") {
+    const s = site(portal.defaultLocale);
+    const [categories, articles] = await Promise.all([
+      portalCategories(deps.db, portal.id),
+      sitemapArticles(deps.db, portal.id),
+    ]);
+    const live = categories.filter((c) => isLocale(c.locale));
+    return {
+      status: 200,
+      type: "application/xml; charset=utf-8",
+      body: sitemap(s, portal.allowedLocales, live, articles),
+    };
+  }
+  if (first === "articles" && second !== undefined && parts.length === 2) {
+    return article(deps, portal, site, second);
+  }
+  if (!isLocale(first)) {
+    return notFound(site(portal.defaultLocale));
+  }
+  if (parts.length === 1) {
+    return home(deps, site(first));
+  }
+  if (parts.length === 3 && second === "categories" && third !== undefined) {
+    return category(deps, site(first), third);
+  }
+  if (parts.length === 2 && (second === "articles" || second === "articles.json")) {
+    return search(
+      deps,
+      site(first),
+      params.get("query") ?? params.get("q") ?? "",
+      wantsJson || second === "articles.json",
+    );
+  }
+  return notFound(site(first));
+}
+
+async function home(deps: Deps, site: Site): Promise<PublicResult> {
+  const [categories, counts, popular] = await Promise.all([
+    localeCategories(deps.db, site.portal.id, site.locale),
+    publishedPerCategory(deps.db, site.portal.id, site.locale),
+    popularArticles(deps.db, site.portal.id, site.locale, 6),
+  ]);
+  const byCategory = new Map(counts.map((c) => [c.categoryId, c.n]));
+  const listed = categories
+    .filter((c) => c.parentCategoryId === null)
+    .map((row) => ({ row, count: byCategory.get(row.id) ?? 0 }));
+  return html(homePage(site, listed, popular));
+}
+
+async function category(deps: Deps, site: Site, slug: string): Promise<PublicResult> {
+  const row = await findCategoryBySlug(deps.db, site.portal.id, site.locale, slug);
+  if (!row) {
+    return notFound(site);
+  }
+  const [articles, all] = await Promise.all([
+    categoryArticles(deps.db, site.portal.id, site.locale, row.id, 200),
+    portalCategories(deps.db, site.portal.id),
+  ]);
+  const linked = linkedTo(row, all).filter((c) => site.portal.allowedLocales.includes(c.locale));
+  return html(categoryPage(site, row, articles, linked));
+}
+
+async function article(
+  deps: Deps,
+  portal: PortalRow,
+  site: (l: string) => Site,
+  slugPart: string,
+): Promise<PublicResult> {
+  const raw = slugPart.endsWith(".md");
+  const row = await publishedArticle(deps.db, portal.id, raw ? slugPart.slice(0, -3) : slugPart);
+  if (!row || !portal.allowedLocales.includes(row.locale)) {
+    return notFound(site(portal.defaultLocale));
+  }
+  if (raw) {
+    return {
+      status: 200,
+      type: "text/markdown; charset=utf-8",
+      body: `# ${row.title}\n\n${row.content}`,
+      articleId: row.id,
+    };
+  }
+  const [associated, related, categories, authors] = await Promise.all([
+    associatedArticles(deps.db, row),
+    row.categoryId === null
+      ? []
+      : relatedArticles(deps.db, portal.id, row.locale, row.categoryId, row.id),
+    row.categoryId === null ? [] : categoriesByIds(deps.db, [row.categoryId]),
+    row.authorId === null ? [] : usersByIds(deps.db, [row.authorId]),
+  ]);
+  const rendered = renderMarkdown(row.content);
+  const author = authors[0];
+  return html(
+    articlePage(site(row.locale), {
+      row,
+      html: await sanitizeHtml(rendered.html),
+      headings: rendered.headings,
+      category: categories[0] ?? null,
+      related,
+      // Only the public translations: one per other locale.
+      translations: associated.filter(
+        (a, i, all) =>
+          a.status === 1 &&
+          a.locale !== row.locale &&
+          portal.allowedLocales.includes(a.locale) &&
+          all.findIndex((b) => b.status === 1 && b.locale === a.locale) === i,
+      ),
+      author: author ? author.displayName || author.name : null,
+    }),
+    row.id,
+  );
+}
+
+async function search(deps: Deps, site: Site, query: string, json: boolean): Promise<PublicResult> {
+  const hits = await searchPublished(deps.db, site.portal.id, site.locale, searchWords(query), 20);
+  if (!json) {
+    return html(searchPage(site, query, hits));
+  }
+  const payload = hits.map((h) => ({
+    id: h.id,
+    title: h.title,
+    slug: h.slug,
+    description: h.description,
+    url: `${site.canonicalBase}/articles/${encodeURIComponent(h.slug)}`,
+    snippet_html: highlight(h.snippet),
+    updated_at: h.updatedAt,
+  }));
+  return {
+    status: 200,
+    type: "application/json; charset=utf-8",
+    body: JSON.stringify({ payload, meta: { query, locale: site.locale, count: payload.length } }),
+  };
+}
+
+export { notFound as publicNotFound };
