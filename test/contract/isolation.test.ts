@@ -51,8 +51,46 @@ const EXEMPT: Record<string, string> = {
   "GET /files/{account_id}/{folder}/{name}": "a capability URL: the random name is the secret",
 };
 
+/** Help-center path ids (issue 13): each tenant's portal, category and article, made in beforeAll. */
+const helpCenterIds = new Map<number, Record<string, string>>();
+const HELP_CENTER_KEYS = new Set([
+  "portals/portal_slug",
+  "categories/category_id",
+  "articles/article_id",
+]);
+function idFor(w: Tenant, path: string, param: string): string | undefined {
+  const key = `${path.split(`/{${param}}`)[0]?.split("/").pop()}/${param}`;
+  if (HELP_CENTER_KEYS.has(key)) {
+    return helpCenterIds.get(w.account.id)?.[key] ?? "unset";
+  }
+  return valueFor(w, path, param);
+}
+async function createHelpCenter(w: Tenant, marker: string) {
+  const base = `/api/v1/accounts/${w.account.id}/portals`;
+  const portal = await api(base, {
+    method: "POST",
+    token: w.admin.token,
+    body: { name: `Portal ${marker}`, slug: `hc-${marker}` },
+  });
+  const category = await api(`${base}/${portal.body.slug}/categories`, {
+    method: "POST",
+    token: w.admin.token,
+    body: { name: `Category ${marker}` },
+  });
+  const article = await api(`${base}/${portal.body.slug}/articles`, {
+    method: "POST",
+    token: w.admin.token,
+    body: { title: `Article ${marker}`, category_id: category.body.id },
+  });
+  helpCenterIds.set(w.account.id, {
+    "portals/portal_slug": portal.body.slug,
+    "categories/category_id": String(category.body.id),
+    "articles/article_id": String(article.body.id),
+  });
+}
+
 const valuesOf = (w: Tenant, route: Route) =>
-  Object.fromEntries(route.params.map((p) => [p, valueFor(w, route.path, p)])) as Record<
+  Object.fromEntries(route.params.map((p) => [p, idFor(w, route.path, p)])) as Record<
     string,
     string
   >;
@@ -102,7 +140,7 @@ function casesFor(route: Route): Case[] {
       cases.push({
         name: `another account's administrator, own account, victim's {${param}}`,
         token: () => attacker.admin.token,
-        values: (r) => ({ ...valuesOf(attacker, r), [param]: valueFor(victim, r.path, param)! }),
+        values: (r) => ({ ...valuesOf(attacker, r), [param]: idFor(victim, r.path, param)! }),
         alsoOk: route.method === "GET" ? [] : [422],
       });
     }
@@ -272,6 +310,8 @@ beforeAll(async () => {
     contactInboxId: contactInbox.id,
   });
   const message = await insertMessage(conversation, { content: "intruder" });
+  await createHelpCenter(victim, victimMarker);
+  await createHelpCenter(attacker, `atk${Date.now().toString(36)}`);
   intruder = {
     sourceId: contactInbox.sourceId,
     conversationId: conversation.displayId,
@@ -345,7 +385,7 @@ describe("isolation matrix", () => {
 /** Whether valueFor knows a parameter, without a tenant (for the coverage check). */
 function KNOWN(path: string, param: string) {
   try {
-    return valueFor(PROBE, path, param) !== undefined;
+    return idFor(PROBE, path, param) !== undefined;
   } catch {
     return false;
   }

@@ -179,18 +179,18 @@ describe("custom attribute definitions: null items of attribute_values are dropp
 });
 
 describe("account features", () => {
-  it("reports help_center false (it does not exist yet) and reports true, keeping the key set", async () => {
+  it("reports help_center and reports true by default, keeping the key set", async () => {
     const { account, agent } = await createWorld();
     const res = await api(base(account.id), { token: agent.token });
     expect(res.status).toBe(200);
-    expect(res.body.features).toMatchObject({ help_center: false, reports: true, webhooks: true });
+    expect(res.body.features).toMatchObject({ help_center: true, reports: true, webhooks: true });
   });
 
-  it("keeps help_center false even when a platform app turns it on; reports follow the flag", async () => {
+  it("help_center and reports follow the flag a platform app sets", async () => {
     const app = await createPlatformApp();
     const created = await api("/platform/api/v1/accounts", {
       token: app.token,
-      body: { name: "Acme", features: { help_center: true, reports: false, labels: true } },
+      body: { name: "Acme", features: { help_center: false, reports: false, labels: true } },
     });
     expect(created.status).toBe(200);
     expect(created.body.enabled_features).toMatchObject({

@@ -16,9 +16,10 @@ export const ACCOUNT_FEATURES = [
 
 /**
  * Features Parley does not have yet: reported false whatever is stored, so a Chatwoot client
- * never offers a help center that would answer 404. (Reports exist: /api/v2, docs/reports.md.)
+ * never offers something that would answer 404. None now: reports are /api/v2
+ * (docs/reports.md), the help center is /portals and /hc (docs/help-center.md).
  */
-export const UNAVAILABLE_FEATURES: ReadonlySet<string> = new Set(["help_center"]);
+export const UNAVAILABLE_FEATURES: ReadonlySet<string> = new Set<string>();
 
 const locale = z
   .string()

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { createMiddleware } from "hono/factory";
 import type { AccountEnv } from "../../http/context";
 import { errorResponses } from "../../http/errors";
 import { requireAdmin, requireMember } from "../../http/middleware/require-role";
@@ -103,12 +104,20 @@ const LogoForm = z.object({
     .optional(),
 });
 
+/** A logo sent any other way is a bad input (422), not an unsupported request (415). */
+const multipartLogo = createMiddleware<AccountEnv>(async (c, next) => {
+  if (!/^multipart\/form-data/i.test(c.req.header("content-type") ?? "")) {
+    throw invalidField("logo", "must be sent as multipart/form-data");
+  }
+  await next();
+});
+
 const uploadLogo = createRoute({
   method: "post",
   path: "/portals/{portal_slug}/logo",
   tags,
   summary: "Upload the portal's logo (administrators)",
-  middleware: [requireAdmin] as const,
+  middleware: [requireAdmin, multipartLogo] as const,
   request: {
     params: PortalParams,
     body: { required: true, content: { "multipart/form-data": { schema: LogoForm } } },

@@ -3,16 +3,19 @@
  * accents dropped), everything else becomes one hyphen. A browser shows them as typed and
  * sends them percent-encoded, which Hono decodes before routing.
  */
-export const SLUG_PATTERN = /^[\p{Ll}\p{Lo}\p{Lm}\p{N}]+(?:-[\p{Ll}\p{Lo}\p{Lm}\p{N}]+)*$/u;
+export const SLUG_PATTERN =
+  /^[\p{Ll}\p{Lo}\p{Lm}\p{M}\p{N}]+(?:-[\p{Ll}\p{Lo}\p{Lm}\p{M}\p{N}]+)*$/u;
 
 export const MAX_SLUG = 120;
 
 export function slugify(text: string, fallback: string): string {
   const slug = text
+    // Latin accents go (é -> e); other scripts' marks (kana voicing, Indic vowel signs) stay.
     .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
+    .replace(/[\u0300-\u036f]+/g, "")
+    .normalize("NFC")
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, MAX_SLUG)
     .replace(/-+$/, "");
