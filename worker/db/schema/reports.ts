@@ -46,8 +46,9 @@ export type RollupDimension = (typeof ROLLUP_DIMENSIONS)[number];
 /**
  * Sums of reporting events per account, UTC day or month, metric (event name) and dimension
  * (the account itself with id 0, a user, team, inbox or label). Maintained by a trigger on
- * reporting_events (migration 0012), so every writer, the rebuild included, keeps them exact
- * in the same batch as the event.
+ * reporting_events (migrations 0012, 0015), so every writer, the rebuild included, keeps them
+ * exact in the same batch as the event. Stored WITHOUT ROWID (migration 0015: drizzle cannot
+ * declare it), so a summary's range of periods is one contiguous read.
  */
 export const reportingRollups = sqliteTable(
   "reporting_rollups",
@@ -71,14 +72,20 @@ export const reportingRollups = sqliteTable(
     primaryKey({
       columns: [t.accountId, t.dimension, t.grain, t.metric, t.period, t.dimensionId],
     }),
-    // Time series of one id.
-    index("reporting_rollups_series").on(
+    // Time series of one id, covering (the sums ride in the index): migration 0015 stores the
+    // table WITHOUT ROWID in primary-key order, so a non-covering index would cost a second
+    // lookup per row and lose to a scan of every id's rows.
+    // The id leads, so summaries (every id of a dimension) never mistake it for their key.
+    index("reporting_rollups_series_covering").on(
       t.accountId,
-      t.dimension,
       t.dimensionId,
+      t.dimension,
       t.grain,
       t.metric,
       t.period,
+      t.count,
+      t.sumValue,
+      t.sumValueInBusinessHours,
     ),
   ],
 );

@@ -1,0 +1,2 @@
+DROP INDEX `reporting_rollups_series`;--> statement-breakpoint
+CREATE INDEX `reporting_rollups_series_covering` ON `reporting_rollups` (`account_id`,`dimension_id`,`dimension`,`grain`,`metric`,`period`,`count`,`sum_value`,`sum_value_in_business_hours`);
