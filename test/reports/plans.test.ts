@@ -40,7 +40,9 @@ describe("report query plans", () => {
 
   it("a time series reads the series index", async () => {
     const p = await plan(dailySeries(db, 1, "user", 2, "first_response", span));
-    expect(p).toMatch(/SEARCH reporting_rollups USING COVERING INDEX reporting_rollups_series_covering/);
+    expect(p).toMatch(
+      /SEARCH reporting_rollups USING COVERING INDEX reporting_rollups_series_covering/,
+    );
   });
 
   it("the edge days read raw events by account, name and time", async () => {
