@@ -75,10 +75,12 @@ export const reportingRollups = sqliteTable(
     // Time series of one id, covering (the sums ride in the index): migration 0015 stores the
     // table WITHOUT ROWID in primary-key order, so a non-covering index would cost a second
     // lookup per row and lose to a scan of every id's rows.
-    // The id leads, so summaries (every id of a dimension) never mistake it for their key.
-    index("reporting_rollups_series_covering").on(
-      t.accountId,
+    // The id leads, so summaries (every id of a dimension: no id to seek) cannot use it and keep
+    // the primary key; SQLite otherwise takes a covering index by account alone and reads every
+    // rollup of the account (measured: 2 ms vs 130 ms for a year at 1M events).
+    index("reporting_rollups_series_by_id").on(
       t.dimensionId,
+      t.accountId,
       t.dimension,
       t.grain,
       t.metric,

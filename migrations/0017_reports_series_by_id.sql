@@ -1,0 +1,2 @@
+DROP INDEX `reporting_rollups_series_covering`;--> statement-breakpoint
+CREATE INDEX `reporting_rollups_series_by_id` ON `reporting_rollups` (`dimension_id`,`account_id`,`dimension`,`grain`,`metric`,`period`,`count`,`sum_value`,`sum_value_in_business_hours`);
