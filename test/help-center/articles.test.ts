@@ -44,6 +44,16 @@ describe("POST /portals/{portal_slug}/articles (E10)", () => {
     expect(res.body.payload).toMatchObject({ ...expected, id: res.body.id });
   });
 
+  it("makes free slugs from long titles (D1 refuses LIKE patterns over 50 bytes)", async () => {
+    const { account, admin } = await createWorld();
+    const portal = await makePortal(account.id, admin.token);
+    const title = "How to configure the single sign-on integration with your identity provider";
+    const first = await makeArticle(account.id, admin.token, portal.slug, { title });
+    const second = await makeArticle(account.id, admin.token, portal.slug, { title });
+    expect(first.slug).toBe("how-to-configure-the-single-sign-on-integration-with-your-identity-provider");
+    expect(second.slug).toBe(`${first.slug}-2`);
+  });
+
   it("accepts the status as an integer or a label", async () => {
     const { account, admin } = await createWorld();
     const portal = await makePortal(account.id, admin.token);

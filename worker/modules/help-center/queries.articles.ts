@@ -1,7 +1,8 @@
-import { and, asc, count, eq, inArray, like, max, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, max, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountUsers, helpArticles, users } from "../../db/schema";
 import { ftsMatch } from "./queries.search";
+import { startsWithDash } from "./queries.slugs";
 
 export type NewArticle = typeof helpArticles.$inferInsert;
 
@@ -91,7 +92,7 @@ export async function articleSlugsLike(db: Db, portalId: number, base: string) {
     .where(
       and(
         eq(helpArticles.portalId, portalId),
-        or(eq(helpArticles.slug, base), like(helpArticles.slug, `${base}-%`)),
+        or(eq(helpArticles.slug, base), startsWithDash(helpArticles.slug, base)),
       ),
     )
     .all();

@@ -1,6 +1,7 @@
-import { and, asc, count, eq, like, ne, or } from "drizzle-orm";
+import { and, asc, count, eq, ne, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { helpArticles, helpCategories } from "../../db/schema";
+import { startsWithDash } from "./queries.slugs";
 
 export type NewCategory = typeof helpCategories.$inferInsert;
 
@@ -50,7 +51,7 @@ export async function categorySlugsLike(db: Db, portalId: number, locale: string
       and(
         eq(helpCategories.portalId, portalId),
         eq(helpCategories.locale, locale),
-        or(eq(helpCategories.slug, base), like(helpCategories.slug, `${base}-%`)),
+        or(eq(helpCategories.slug, base), startsWithDash(helpCategories.slug, base)),
       ),
     )
     .all();

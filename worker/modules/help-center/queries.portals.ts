@@ -1,6 +1,7 @@
-import { and, asc, count, eq, inArray, like, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { helpArticles, helpCategories, inboxes, portals } from "../../db/schema";
+import { startsWithDash } from "./queries.slugs";
 
 export type NewPortal = typeof portals.$inferInsert;
 
@@ -26,7 +27,7 @@ export async function portalSlugsLike(db: Db, base: string) {
   const rows = await db
     .select({ slug: portals.slug })
     .from(portals)
-    .where(or(eq(portals.slug, base), like(portals.slug, `${base}-%`)))
+    .where(or(eq(portals.slug, base), startsWithDash(portals.slug, base)))
     .all();
   return new Set(rows.map((r) => r.slug));
 }
