@@ -18,6 +18,7 @@ const NAMES = ["first_response", "reply_time", "conversation_resolved", "convers
 /** Rollups of every dimension and grain, summed from the events in one statement each. */
 const rollups = (dimension, idExpr) =>
   [
+    ["hour", "e.created_at - e.created_at % 3600"],
     ["day", "e.created_at - e.created_at % 86400"],
     ["month", "CAST(strftime('%s', e.created_at, 'unixepoch', 'start of month') AS INTEGER)"],
   ]
@@ -94,6 +95,14 @@ async function runScale(scale, port) {
           url(`/reports?metric=resolutions_count&type=account&group_by=day&${range}`),
           TOKEN,
         ).then(rows(365)),
+      // Local days at UTC-5: Dec 31 (the range starts 20:00 local) to Dec 30, 366 buckets.
+      "series: year, daily, UTC-5": () =>
+        getJson(
+          url(
+            `/reports?metric=resolutions_count&type=account&group_by=day&timezone_offset=-5&${range}`,
+          ),
+          TOKEN,
+        ).then(rows(366)),
     };
     const results = {};
     for (const [name, fn] of Object.entries(cases)) {

@@ -93,46 +93,44 @@ describe("business hours from Intl time-zone data", () => {
 });
 
 describe("report ranges", () => {
-  it("reads whole months and days from rollups and only partial days raw", () => {
-    const plan = planRange({ from: at("2025-02-14T12:00:00Z"), to: at("2025-04-02T06:00:00Z") });
-    expect(plan.months).toEqual([
-      { from: at("2025-03-01T00:00:00Z"), to: at("2025-04-01T00:00:00Z") },
-    ]);
-    expect(plan.days).toEqual([
-      { from: at("2025-02-15T00:00:00Z"), to: at("2025-03-01T00:00:00Z") },
-      { from: at("2025-04-01T00:00:00Z"), to: at("2025-04-02T00:00:00Z") },
-    ]);
-    expect(plan.raw).toEqual([
-      { from: at("2025-02-14T12:00:00Z"), to: at("2025-02-15T00:00:00Z") },
-      { from: at("2025-04-02T00:00:00Z"), to: at("2025-04-02T06:00:00Z") },
-    ]);
+  const read = (source: string, from: string, to: string, sign = 1) => ({
+    source,
+    span: { from: at(from), to: at(to) },
+    sign,
   });
 
-  it("reads a range inside one day raw", () => {
-    const range = { from: at("2025-02-14T12:00:00Z"), to: at("2025-02-14T13:00:00Z") };
-    expect(planRange(range)).toEqual({
-      months: [],
-      days: [],
-      daysLess: [],
-      raw: [range],
-      rawLess: [],
-    });
+  it("reads whole months, days and hours from rollups", () => {
+    expect(planRange({ from: at("2025-02-14T12:00:00Z"), to: at("2025-04-02T06:00:00Z") })).toEqual(
+      [
+        read("hour", "2025-02-14T12:00:00Z", "2025-02-15T00:00:00Z"),
+        read("hour", "2025-04-02T00:00:00Z", "2025-04-02T06:00:00Z"),
+        read("day", "2025-02-15T00:00:00Z", "2025-03-01T00:00:00Z"),
+        read("day", "2025-04-01T00:00:00Z", "2025-04-02T00:00:00Z"),
+        read("month", "2025-03-01T00:00:00Z", "2025-04-01T00:00:00Z"),
+      ],
+    );
+  });
+
+  it("reads raw events only inside an hour", () => {
+    expect(planRange({ from: at("2025-02-14T00:40:00Z"), to: at("2025-02-14T05:00:00Z") })).toEqual(
+      [
+        read("raw", "2025-02-14T00:40:00Z", "2025-02-14T01:00:00Z"),
+        read("hour", "2025-02-14T01:00:00Z", "2025-02-14T05:00:00Z"),
+      ],
+    );
   });
 
   it("reads a nearly whole unit as the unit less the rest", () => {
     // A leap year from 01:00 to 23:00 the day before its end: twelve months, less one day and
-    // two hours of raw events.
-    const plan = planRange({ from: at("2024-01-01T01:00:00Z"), to: at("2024-12-30T23:00:00Z") });
-    expect(plan).toEqual({
-      months: [{ from: at("2024-01-01T00:00:00Z"), to: at("2025-01-01T00:00:00Z") }],
-      days: [],
-      daysLess: [{ from: at("2024-12-31T00:00:00Z"), to: at("2025-01-01T00:00:00Z") }],
-      raw: [],
-      rawLess: [
-        { from: at("2024-01-01T00:00:00Z"), to: at("2024-01-01T01:00:00Z") },
-        { from: at("2024-12-30T23:00:00Z"), to: at("2024-12-31T00:00:00Z") },
+    // two hours.
+    expect(planRange({ from: at("2024-01-01T01:00:00Z"), to: at("2024-12-30T23:00:00Z") })).toEqual(
+      [
+        read("hour", "2024-01-01T00:00:00Z", "2024-01-01T01:00:00Z", -1),
+        read("hour", "2024-12-30T23:00:00Z", "2024-12-31T00:00:00Z", -1),
+        read("day", "2024-12-31T00:00:00Z", "2025-01-01T00:00:00Z", -1),
+        read("month", "2024-01-01T00:00:00Z", "2025-01-01T00:00:00Z"),
       ],
-    });
+    );
   });
 
   it("aligns buckets to local midnight, Monday and the 1st", () => {

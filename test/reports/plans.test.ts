@@ -3,7 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../worker/db/client";
 import {
-  dailySeries,
+  periodSeries,
   rawEventsQuery,
   rawTotalsQuery,
   rollupTotals,
@@ -29,7 +29,7 @@ async function plan(query: SQL | { toSQL(): { sql: string; params: unknown[] } }
 
 // Report reads stay flat with the data: each is an index range, never a scan of a table.
 describe("report query plans", () => {
-  it.each(["day", "month"] as const)(
+  it.each(["hour", "day", "month"] as const)(
     "summaries read %s rollups by their primary key",
     async (grain) => {
       const q = rollupTotals(db, 1, "user", grain, ["first_response", "reply_time"], span);
@@ -42,7 +42,7 @@ describe("report query plans", () => {
   );
 
   it("a time series reads the series index", async () => {
-    const p = await plan(dailySeries(db, 1, "user", 2, "first_response", span));
+    const p = await plan(periodSeries(db, 1, "user", 2, "day", "first_response", span));
     expect(p).toMatch(
       /SEARCH reporting_rollups USING COVERING INDEX reporting_rollups_series_by_id/,
     );

@@ -382,6 +382,10 @@ describe("GET /api/v2/accounts/{account_id}/reports (time series)", () => {
     const res = await get(`reports?metric=resolutions_count&${week}&timezone_offset=-5`);
     expect(res.body[0]).toEqual({ value: 0, timestamp: at("2025-03-06T05:00:00Z") });
     expect(res.body.map((b: any) => b.value)).toEqual([0, 0, 0, 0, 2, 2]);
+    // +5:30 (not whole hours: raw events): local midnight of the 7th is 18:30 UTC on the 6th.
+    const india = await get(`reports?metric=resolutions_count&${week}&timezone_offset=5.5`);
+    expect(india.body[0]).toEqual({ value: 0, timestamp: at("2025-03-06T18:30:00Z") });
+    expect(india.body.map((b: any) => b.value)).toEqual([0, 0, 0, 2, 2, 0]);
   });
 
   it("refuses a missing metric, a missing id and too many buckets (422)", async () => {

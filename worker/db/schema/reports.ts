@@ -44,7 +44,7 @@ export const ROLLUP_DIMENSIONS = ["account", "user", "team", "inbox", "label"] a
 export type RollupDimension = (typeof ROLLUP_DIMENSIONS)[number];
 
 /**
- * Sums of reporting events per account, UTC day or month, metric (event name) and dimension
+ * Sums of reporting events per account, UTC hour, day or month, metric (event name) and dimension
  * (the account itself with id 0, a user, team, inbox or label). Maintained by a trigger on
  * reporting_events (migrations 0012, 0015), so every writer, the rebuild included, keeps them
  * exact in the same batch as the event. Stored WITHOUT ROWID (migration 0015: drizzle cannot
@@ -57,8 +57,9 @@ export const reportingRollups = sqliteTable(
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
     dimension: text("dimension").$type<RollupDimension>().notNull(),
-    /** "day" or "month": a year-long report reads about 12 month rows per key, not 365. */
-    grain: text("grain").$type<"day" | "month">().notNull(),
+    /** "hour", "day" or "month": a year reads ~12 month rows per key; hours serve the edges
+     * of a range and local days at a whole-hour timezone offset. */
+    grain: text("grain").$type<"hour" | "day" | "month">().notNull(),
     metric: text("metric").notNull(),
     /** Unix seconds of the UTC day's or month's start. */
     period: integer("period").notNull(),

@@ -12,7 +12,7 @@ import {
   teams,
   users,
 } from "../../db/schema";
-import type { Span } from "./range";
+import type { Grain, Span } from "./range";
 
 /** Sums of one metric for one id of a dimension. */
 export type Totals = { id: number; metric: string; count: number; sum: number; sumBh: number };
@@ -28,7 +28,7 @@ export const rollupTotals = (
   db: Db,
   accountId: number,
   dimension: RollupDimension,
-  grain: "day" | "month",
+  grain: Grain,
   metrics: string[],
   span: Span,
   id?: number,
@@ -86,12 +86,13 @@ export function rawTotalsQuery(
     GROUP BY 1, 2`;
 }
 
-/** Day rollups of one id and metric, per UTC day (a time series' whole days). */
-export const dailySeries = (
+/** Rollups of one id and metric per period of `grain` (a time series' whole hours or days). */
+export const periodSeries = (
   db: Db,
   accountId: number,
   dimension: RollupDimension,
   id: number,
+  grain: Grain,
   metric: string,
   span: Span,
 ) =>
@@ -100,10 +101,10 @@ export const dailySeries = (
     .from(reportingRollups)
     .where(
       and(
+        eq(reportingRollups.dimensionId, id),
         eq(reportingRollups.accountId, accountId),
         eq(reportingRollups.dimension, dimension),
-        eq(reportingRollups.dimensionId, id),
-        eq(reportingRollups.grain, "day"),
+        eq(reportingRollups.grain, grain),
         eq(reportingRollups.metric, metric),
         gte(reportingRollups.period, span.from),
         lt(reportingRollups.period, span.to),

@@ -1,25 +1,24 @@
 /** A half-open range of Unix seconds, [from, to). */
 export type Span = { from: number; to: number };
 
+/** Where sums are read from: raw reporting events, or rollups of one grain. */
+export type Source = "raw" | "hour" | "day" | "month";
+export type Grain = Exclude<Source, "raw">;
+
 /**
- * Where a report range is read from: UTC months from month rollups, UTC days from day rollups,
- * raw reporting events only for parts of days. A partial unit at an edge is read either as its
- * covered part (`days`, `raw`) or as the whole unit less its uncovered part (`daysLess`,
- * `rawLess`), whichever reads less: a year from 01:00 reads twelve month rows per key and one
- * hour of raw events, not 23 hours of events and a month of day rows. `null` (all time) reads
- * every month rollup.
+ * Where a report range is read from, as signed reads: UTC months, days and hours from rollups,
+ * raw reporting events only for parts of hours. A partial unit at an edge is read either as its
+ * covered part (+) or as the whole unit less its uncovered part (−), whichever reads less: a
+ * year from 00:40 to 23:20 reads twelve month rows per key, less an hour row and less 40 minutes
+ * of raw events at each end. `null` (all time) reads every month rollup.
  */
-export type Plan = {
-  months: Span[];
-  days: Span[];
-  daysLess: Span[];
-  raw: Span[];
-  rawLess: Span[];
-};
+export type Plan = { source: Source; span: Span; sign: 1 | -1 }[];
 
 export const DAY = 86_400;
+export const HOUR = 3600;
 const ALL_TIME: Span = { from: -(2 ** 40), to: 2 ** 40 };
 
+const hourStart = (t: number) => Math.floor(t / HOUR) * HOUR;
 const dayStart = (t: number) => Math.floor(t / DAY) * DAY;
 const monthStart = (t: number) => {
   const d = new Date(t * 1000);
@@ -80,39 +79,51 @@ function cover(
   return { coarse: to > from ? { from, to } : null, fine, fineLess };
 }
 
+/** Each level: its unit (aligned start, next start) and the source below it. */
+const LEVELS: {
+  unit: Grain;
+  below: Source;
+  start: (t: number) => number;
+  next: (t: number) => number;
+}[] = [
+  { unit: "hour", below: "raw", start: hourStart, next: (t) => hourStart(t) + HOUR },
+  { unit: "day", below: "hour", start: dayStart, next: (t) => dayStart(t) + DAY },
+  { unit: "month", below: "day", start: monthStart, next: nextMonth },
+];
+
 export function planRange(range: Span | null): Plan {
   if (range === null) {
-    return { months: [ALL_TIME], days: [], daysLess: [], raw: [], rawLess: [] };
+    return [{ source: "month", span: ALL_TIME, sign: 1 }];
   }
-  const byDay = cover(range.from, range.to, dayStart, (t) => dayStart(t) + DAY);
-  const plan: Plan = {
-    months: [],
-    days: [],
-    daysLess: [],
-    raw: byDay.fine,
-    rawLess: byDay.fineLess,
-  };
-  if (byDay.coarse) {
-    const byMonth = cover(byDay.coarse.from, byDay.coarse.to, monthStart, nextMonth);
-    plan.months = byMonth.coarse ? [byMonth.coarse] : [];
-    plan.days = byMonth.fine;
-    plan.daysLess = byMonth.fineLess;
+  const plan: Plan = [];
+  let rest: Span | null = range;
+  for (const level of LEVELS) {
+    if (rest === null) {
+      break;
+    }
+    const c = cover(rest.from, rest.to, level.start, level.next);
+    plan.push(...c.fine.map((span) => ({ source: level.below, span, sign: 1 as const })));
+    plan.push(...c.fineLess.map((span) => ({ source: level.below, span, sign: -1 as const })));
+    rest = c.coarse;
+  }
+  if (rest !== null) {
+    plan.push({ source: "month", span: rest, sign: 1 });
   }
   return plan;
 }
 
-/** A time series' split: whole UTC days (day rollups, one row per day) and raw partial days. */
-export function splitDays(range: Span): { days: Span[]; raw: Span[] } {
-  const d0 = Math.ceil(range.from / DAY) * DAY;
-  const d1 = dayStart(range.to);
-  if (d0 >= d1) {
-    return { days: [], raw: nonEmpty([range]) };
+/** A time series' split: whole units (`unit` seconds: hours or days) and the raw parts. */
+export function splitUnits(range: Span, unit: number): { units: Span[]; raw: Span[] } {
+  const u0 = Math.ceil(range.from / unit) * unit;
+  const u1 = Math.floor(range.to / unit) * unit;
+  if (u0 >= u1) {
+    return { units: [], raw: nonEmpty([range]) };
   }
   return {
-    days: [{ from: d0, to: d1 }],
+    units: [{ from: u0, to: u1 }],
     raw: nonEmpty([
-      { from: range.from, to: d0 },
-      { from: d1, to: range.to },
+      { from: range.from, to: u0 },
+      { from: u1, to: range.to },
     ]),
   };
 }

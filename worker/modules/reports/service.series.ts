@@ -1,15 +1,17 @@
 import type { Db } from "../../db/client";
 import type { RollupDimension } from "../../db/schema";
 import { invalidField } from "../../lib/errors";
-import { accountMembers, dailySeries, liveCounts, rawEvents } from "./queries";
+import { accountMembers, liveCounts, periodSeries, rawEvents } from "./queries";
 import {
   bucketOf,
   bucketStarts,
   DAY,
+  type Grain,
   type GroupBy,
+  HOUR,
   planRange,
   type Span,
-  splitDays,
+  splitUnits,
 } from "./range";
 import type { Metric } from "./schema";
 import { aggregate, averageOf, countOf, rangeOf } from "./service";
@@ -55,8 +57,8 @@ type Sums = { count: number; sum: number; sumBh: number };
 
 /**
  * `reports?metric=…`: one value per bucket of [since, until) in local time at the offset.
- * With no offset, whole UTC days come from day rollups and only the edge days from raw events;
- * local days that straddle UTC days (an offset) are summed from raw events.
+ * Whole UTC days (no offset) or hours (a whole-hour offset) come from rollups, only the edges
+ * from raw events.
  */
 export async function timeSeries(
   db: Db,
@@ -90,14 +92,19 @@ export async function timeSeries(
       b.sumBh += s.sumBh;
     }
   };
-  const split = offset % DAY === 0 ? splitDays(range) : { days: [], raw: [range] };
-  const wholeDays: Span[] = split.days;
-  const rawSpans = split.raw;
-  const [daily, raw] = await Promise.all([
-    Promise.all(wholeDays.map((s) => dailySeries(db, accountId, dimension, id, fact, s))),
-    Promise.all(rawSpans.map((s) => rawEvents(db, accountId, dimension, id, fact, s))),
+  // Day rows when local days are UTC days; hour rows when the offset is whole hours; raw
+  // events otherwise (offsets such as +5:30, +5:45).
+  const grain: Grain | null = offset % DAY === 0 ? "day" : offset % HOUR === 0 ? "hour" : null;
+  const split = grain
+    ? splitUnits(range, grain === "day" ? DAY : HOUR)
+    : { units: [], raw: [range] };
+  const [rolled, raw] = await Promise.all([
+    Promise.all(
+      split.units.map((s) => periodSeries(db, accountId, dimension, id, grain ?? "day", fact, s)),
+    ),
+    Promise.all(split.raw.map((s) => rawEvents(db, accountId, dimension, id, fact, s))),
   ]);
-  for (const row of daily.flat()) {
+  for (const row of rolled.flat()) {
     add(row.period, row);
   }
   for (const e of raw.flat()) {

@@ -10,7 +10,7 @@ import {
   rollupTotals,
   type Totals,
 } from "./queries";
-import { type Plan, planRange, type Span } from "./range";
+import { type Grain, type Plan, planRange, type Span } from "./range";
 
 /** What each summary reads: the fact counted as conversations_count, per dimension. */
 export const SUMMARY_KINDS = {
@@ -46,20 +46,14 @@ export async function aggregate(
   plan: Plan,
   id?: number,
 ): Promise<Aggregates> {
-  const rollups = (grain: "day" | "month", spans: Span[]) =>
-    spans.map((s) => rollupTotals(db, accountId, dimension, grain, metrics, s, id));
-  const raw = (spans: Span[]) =>
-    Promise.all(spans.map((s) => rawTotals(db, accountId, dimension, metrics, s, id)));
-  const reads = [
-    ...rollups("month", plan.months),
-    ...rollups("day", plan.days),
-    ...rollups("day", plan.daysLess),
-  ];
-  const lessFrom = plan.months.length + plan.days.length;
-  const [batch, rawAdd, rawLess] = await Promise.all([
+  const rolled = plan.filter((r) => r.source !== "raw");
+  const raw = plan.filter((r) => r.source === "raw");
+  const reads = rolled.map((r) =>
+    rollupTotals(db, accountId, dimension, r.source as Grain, metrics, r.span, id),
+  );
+  const [fromRollups, fromRaw] = await Promise.all([
     reads.length > 0 ? (db.batch(reads as never) as Promise<Totals[][]>) : Promise.resolve([]),
-    raw(plan.raw),
-    raw(plan.rawLess),
+    Promise.all(raw.map((r) => rawTotals(db, accountId, dimension, metrics, r.span, id))),
   ]);
   const out: Aggregates = new Map();
   const add = (rows: Totals[], sign: 1 | -1) => {
@@ -75,11 +69,12 @@ export async function aggregate(
       });
     }
   };
-  batch.forEach((rows, i) => {
-    add(rows, i < lessFrom ? 1 : -1);
+  fromRollups.forEach((rows, i) => {
+    add(rows, rolled[i]?.sign ?? 1);
   });
-  add(rawAdd.flat(), 1);
-  add(rawLess.flat(), -1);
+  fromRaw.forEach((rows, i) => {
+    add(rows, raw[i]?.sign ?? 1);
+  });
   return out;
 }
 
