@@ -60,30 +60,31 @@ export const findArticle = (db: Db, portalId: number, id: number) =>
     .where(and(eq(helpArticles.portalId, portalId), eq(helpArticles.id, id)))
     .get();
 
-/** The article, what it points at, what points at it, and its siblings in that group. */
-export const associatedArticles = (
+/**
+ * The article, what it points at, what points at it, and its siblings in that group. Each OR
+ * term is one indexed lookup (associated_article_id, or the primary key); the portal is checked
+ * on the few rows found, so the planner never walks the portal's articles.
+ */
+export async function associatedArticles(
   db: Db,
   row: { id: number; portalId: number; associatedArticleId: number | null },
-) => {
+) {
   const group = row.associatedArticleId;
-  return db
+  const rows = await db
     .select()
     .from(helpArticles)
     .where(
-      and(
-        eq(helpArticles.portalId, row.portalId),
-        ne(helpArticles.id, row.id),
-        or(
-          eq(helpArticles.associatedArticleId, row.id),
-          group !== null ? eq(helpArticles.id, group) : undefined,
-          group !== null ? eq(helpArticles.associatedArticleId, group) : undefined,
-        ),
+      or(
+        eq(helpArticles.associatedArticleId, row.id),
+        group !== null ? eq(helpArticles.id, group) : undefined,
+        group !== null ? eq(helpArticles.associatedArticleId, group) : undefined,
       ),
     )
     .orderBy(asc(helpArticles.id))
-    .limit(50)
+    .limit(51)
     .all();
-};
+  return rows.filter((r) => r.portalId === row.portalId && r.id !== row.id).slice(0, 50);
+}
 
 export async function articleSlugsLike(db: Db, portalId: number, base: string) {
   const rows = await db

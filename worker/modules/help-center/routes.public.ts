@@ -67,11 +67,13 @@ export async function servePortal(
     const res = new Response(hit.body, hit);
     res.headers.set("cache-control", CLIENT_CACHE_CONTROL);
     res.headers.set("x-hc-cache", "hit");
+    res.headers.delete("server-timing");
     return res;
   }
   const origin = url.origin;
   // Canonical URLs name the portal's own domain when it has one, however the page was reached.
   const base = portalBaseUrl(portal, origin);
+  const started = performance.now();
   const result = await renderPublic(
     deps,
     portal,
@@ -87,6 +89,8 @@ export async function servePortal(
     });
   }
   headers["content-type"] = result.type;
+  // Reads plus render (Workers freeze the clock during CPU work, so deployed this is I/O time).
+  headers["server-timing"] = `render;dur=${(performance.now() - started).toFixed(1)}`;
   if (result.articleId !== undefined && articleSlug) {
     countView(deps.db, result.articleId, (w) => c.executionCtx.waitUntil(w));
   }
