@@ -276,6 +276,39 @@ describe("GET /api/v2/accounts/{account_id}/summary_reports/agent (E17)", () => 
     });
   });
 
+  it("answers any range as the raw events would (rollup pieces add up exactly)", async () => {
+    // Deterministic pseudo-random ranges around the scenario, from minutes to months long.
+    let seed = 12_345;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const lo = at("2025-01-20T00:00:00Z");
+    const hi = at("2025-04-20T00:00:00Z");
+    for (let i = 0; i < 25; i++) {
+      const a = Math.floor(lo + next() * (hi - lo));
+      const b = i % 3 === 0 ? a + Math.floor(next() * 6 * H) : Math.floor(a + next() * (hi - a));
+      const raw = await db()
+        .select()
+        .from(t.reportingEvents)
+        .where(eq(t.reportingEvents.accountId, w.account.id))
+        .all();
+      const inRange = raw.filter((e) => e.createdAt >= a && e.createdAt < b && e.userId === w.y.id);
+      const of = (name: string) => inRange.filter((e) => e.name === name);
+      const avg = (name: string) =>
+        of(name).length === 0 ? null : of(name).reduce((x, e) => x + e.value, 0) / of(name).length;
+      const res = await get(`summary_reports/agent?since=${a}&until=${b}`);
+      expect(row(res.body, w.y.id), `[${a}, ${b})`).toEqual({
+        id: w.y.id,
+        conversations_count: of("conversation_assigned").length,
+        resolved_conversations_count: of("conversation_resolved").length,
+        avg_resolution_time: avg("conversation_resolved"),
+        avg_first_response_time: avg("first_response"),
+        avg_reply_time: avg("reply_time"),
+      });
+    }
+  });
+
   it("gives the same answer from month and day rollups as all time", async () => {
     const all = await get("summary_reports/agent");
     const months = await get(
