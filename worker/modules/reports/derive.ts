@@ -17,7 +17,8 @@ import {
 } from "./queries.facts";
 
 type Batch = BatchItem<"sqlite">;
-type Partial = Omit<Fact, "accountId">;
+/** A fact before its account is known (the event gives it). */
+type FactDraft = Omit<Fact, "accountId">;
 
 /** A counting fact: no duration, at the moment `at` (SQL). */
 const moment = (
@@ -25,19 +26,19 @@ const moment = (
   at: ReturnType<typeof sql>,
   from: Fact["from"],
   user = sql`c.assignee_id`,
-) => ({ name, from, start: at, end: at, user }) satisfies Partial;
+) => ({ name, from, start: at, end: at, user }) satisfies FactDraft;
 
 /** Chatwoot's facts of a status change (ReportingEventListener), as at `at`. */
 function statusFacts(
   e: Extract<AnyDomainEvent, { name: "conversation.status_changed" }>,
   ref: IdRef,
   at: number,
-): Partial[] {
+): FactDraft[] {
   const current = e.data.changed_attributes.status?.current_value;
   const previous = e.data.previous_status;
   const guard = e.ifChanged ? statusRecorded(at, String(current)) : sql``;
   const now = sql`${at}`;
-  const facts: Partial[] = [];
+  const facts: FactDraft[] = [];
   if (current === "resolved") {
     facts.push({
       name: "conversation_resolved",
@@ -85,7 +86,7 @@ function statusFacts(
  * derived rows before its touch): a human reply with no first reply yet is the first response
  * (from creation, or from the bot handoff); a later one ends a customer's wait (reply time).
  */
-function messageFacts(ref: IdRef): Partial[] {
+function messageFacts(ref: IdRef): FactDraft[] {
   const at = sql`m.created_at`;
   const sender = sql`m.sender_id`;
   const handoff = lastFactAt("conversation_bot_handoff");
@@ -118,7 +119,7 @@ function messageFacts(ref: IdRef): Partial[] {
 }
 
 /** The reporting facts one domain event makes (none for most). */
-export function factsOf(e: AnyDomainEvent, at: number): Partial[] {
+export function factsOf(e: AnyDomainEvent, at: number): FactDraft[] {
   const ref = e.conversation;
   if (ref === undefined || ref === null) {
     return [];
