@@ -50,7 +50,9 @@ describe("POST /portals/{portal_slug}/articles (E10)", () => {
     const title = "How to configure the single sign-on integration with your identity provider";
     const first = await makeArticle(account.id, admin.token, portal.slug, { title });
     const second = await makeArticle(account.id, admin.token, portal.slug, { title });
-    expect(first.slug).toBe("how-to-configure-the-single-sign-on-integration-with-your-identity-provider");
+    expect(first.slug).toBe(
+      "how-to-configure-the-single-sign-on-integration-with-your-identity-provider",
+    );
     expect(second.slug).toBe(`${first.slug}-2`);
   });
 

@@ -139,6 +139,24 @@ describe("public help center pages", () => {
   });
 });
 
+describe("service-wide paths", () => {
+  it("serves a favicon in the portal's colour and a robots.txt naming live portals' sitemaps", async () => {
+    const { account, admin, portal } = await helpCenter();
+    const icon = await page(`/hc/${portal.slug}/favicon.svg`);
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+    expect(icon.text).toContain('fill="#aa3300"');
+    const robots = await page("/robots.txt");
+    expect(robots.text).toContain("Disallow: /api/");
+    expect(robots.text).toContain(`Sitemap: http://parley.test/hc/${portal.slug}/sitemap.xml`);
+    await api(`${base(account.id)}/${portal.slug}`, {
+      method: "PATCH",
+      token: admin.token,
+      body: { archived: true },
+    });
+    expect((await page("/robots.txt")).text).not.toContain(`/hc/${portal.slug}/`);
+  });
+});
+
 describe("public search", () => {
   it("finds a published article by a word in its body, with a highlighted snippet", async () => {
     const { portal, published } = await helpCenter();

@@ -12,8 +12,14 @@ export const EDGE_TTL = 86_400;
 /** What browsers and shared caches are told: always revalidate (cheap: 304 on the ETag). */
 export const CLIENT_CACHE_CONTROL = "public, max-age=0, must-revalidate, s-maxage=60";
 
+/**
+ * The markup's own version: bump it with any change to what a page looks like, so deployed
+ * pages are not served from copies (or ETags) made by the previous code.
+ */
+export const RENDER_VERSION = 2;
+
 export const etagFor = (portal: PortalRow, variant: string) =>
-  `W/"hc-${portal.id}-${portal.contentVersion}-${variant}"`;
+  `W/"hc-${portal.id}-${portal.contentVersion}-r${RENDER_VERSION}-${variant}"`;
 
 /** True when `If-None-Match` names the current ETag (or `*`). */
 export function notModified(ifNoneMatch: string | null | undefined, etag: string): boolean {
@@ -34,7 +40,9 @@ export function cacheKey(
   search: string,
   variant: string,
 ) {
-  const key = new URL(`${origin}/__hc-cache/${portal.id}/${portal.contentVersion}${path}`);
+  const key = new URL(
+    `${origin}/__hc-cache/r${RENDER_VERSION}/${portal.id}/${portal.contentVersion}${path}`,
+  );
   key.search = search;
   key.searchParams.set("__variant", variant);
   return new Request(key.toString());

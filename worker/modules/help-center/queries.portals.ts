@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { helpArticles, helpCategories, inboxes, portals } from "../../db/schema";
 import { startsWithDash } from "./queries.slugs";
@@ -18,6 +18,16 @@ export const findPortalBySlug = (db: Db, accountId: number, slug: string) =>
 /** Public pages: any account's portal, by its service-wide slug. */
 export const findPublicPortal = (db: Db, slug: string) =>
   db.select().from(portals).where(eq(portals.slug, slug)).get();
+
+/** Live portals served under /hc on the service's host (no custom domain), for its robots.txt. */
+export const livePortalSlugs = (db: Db, limit: number) =>
+  db
+    .select({ slug: portals.slug })
+    .from(portals)
+    .where(and(eq(portals.archived, false), isNull(portals.customDomain)))
+    .orderBy(asc(portals.id))
+    .limit(limit)
+    .all();
 
 export const findPortalByDomain = (db: Db, domain: string) =>
   db.select().from(portals).where(eq(portals.customDomain, domain)).get();

@@ -5,14 +5,14 @@ import { createRouter } from "../../http/router";
 import { TtlCache } from "../../lib/ttl-cache";
 import { CLIENT_CACHE_CONTROL, cacheKey, EDGE_TTL, etagFor, notModified } from "./cache";
 import { portalBaseUrl } from "./presenter";
-import { findPortalByDomain, findPublicPortal } from "./queries.portals";
+import { findPortalByDomain, findPublicPortal, livePortalSlugs } from "./queries.portals";
 import { publicNotFound, renderPublic, siteFor } from "./service.public";
 import { countView } from "./views";
 
 // Scripts never run on these pages (there are none); styles are inline; images may be anywhere.
 const SECURITY_HEADERS = {
   "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: http:; form-action 'self'; base-uri 'none'",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: http:; connect-src 'self'; form-action 'self'; base-uri 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "strict-origin-when-cross-origin",
 };
@@ -66,6 +66,10 @@ export async function servePortal(
     }
     const res = new Response(hit.body, hit);
     res.headers.set("cache-control", CLIENT_CACHE_CONTROL);
+    // Today's security headers, not those of the day the copy was made.
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+      res.headers.set(name, value);
+    }
     res.headers.set("x-hc-cache", "hit");
     res.headers.delete("server-timing");
     return res;
@@ -120,7 +124,22 @@ const servePath = async (c: Context<AppEnv>) => {
   return servePortal(c, portal, `/hc/${encodeURIComponent(slug)}`, rest);
 };
 
+/** The service host's robots.txt: the API is not for crawlers, every live portal's sitemap is. */
+const robots = async (c: Context<AppEnv>) => {
+  const origin = new URL(c.req.url).origin;
+  const live = await livePortalSlugs(c.var.deps.db, 1000);
+  const sitemaps = live.map(
+    (p) => `Sitemap: ${origin}/hc/${encodeURIComponent(p.slug)}/sitemap.xml\n`,
+  );
+  const body = `User-agent: *\nAllow: /hc/\nDisallow: /api/\nDisallow: /public/\nDisallow: /platform/\nDisallow: /auth/\n${sitemaps.join("")}`;
+  return c.body(body, 200, {
+    "content-type": "text/plain; charset=utf-8",
+    "cache-control": "public, max-age=300",
+  });
+};
+
 export const helpCenterPublicRoutes = createRouter<AppEnv>()
+  .get("/robots.txt", robots)
   .get("/hc/:portal_slug", servePath)
   .get("/hc/:portal_slug/*", servePath);
 

@@ -14,7 +14,7 @@ import {
   sitemapArticles,
 } from "./queries.public";
 import { searchPublished, searchWords } from "./queries.search";
-import type { Site } from "./render/layout";
+import { color, type Site } from "./render/layout";
 import { renderMarkdown } from "./render/markdown";
 import {
   articlePage,
@@ -83,6 +83,15 @@ export async function renderPublic(
     l !== undefined && portal.allowedLocales.includes(l);
   if (parts.length === 0) {
     return home(deps, site(portal.defaultLocale));
+  }
+  if (parts.length === 1 && first === "favicon.svg") {
+    // The portal's colour as its icon (when it has no logo): no 404 in the browser's console.
+    const fill = color(portal.color);
+    return {
+      status: 200,
+      type: "image/svg+xml",
+      body: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="16" fill="${fill}"/></svg>`,
+    };
   }
   if (parts.length === 1 && first === "robots.txt") {
     const base = site(portal.defaultLocale).canonicalBase;
