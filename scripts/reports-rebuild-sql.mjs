@@ -55,6 +55,13 @@ export function rebuildStatements(accountId) {
       user: "c.assignee_id",
       from: conv("AND c.team_id IS NOT NULL"),
     }),
+    // Labels: when they were added is not stored; counted as labelled at creation.
+    `INSERT INTO reporting_events ${COLUMNS.replace(")", ", label_id)")}
+      SELECT c.account_id, 'conversation_labelled', 0, 0, c.inbox_id, c.assignee_id, c.team_id, c.id,
+        c.created_at, c.created_at, c.created_at, l.id
+      FROM conversations c JOIN conversation_labels cl ON cl.conversation_id = c.id
+        JOIN labels l ON l.account_id = c.account_id AND l.title = cl.title
+      WHERE 1 ${only("c")}`,
     `INSERT INTO reporting_events ${COLUMNS}
       SELECT c.account_id, CASE m.message_type WHEN 0 THEN 'message_incoming' ELSE 'message_outgoing' END,
         0, 0, c.inbox_id,

@@ -22,6 +22,7 @@ import {
   asUser,
   at,
   clock,
+  label,
   open,
   reassign,
   say,
@@ -80,7 +81,7 @@ async function scenario() {
     assignee_id: x.id,
     team_id: t1.id,
   });
-  await db().insert(t.conversationLabels).values({ conversationId: c1.id, title: vip.title });
+  await label(A, asAdmin, c1.id, [vip.title]); // labelled at creation: counted under the label
   clock.now = FRI + 300;
   await say(A, asX, c1.id, "internal", { private: true }); // a private note: no response
   clock.now = FRI + 400;
@@ -167,7 +168,9 @@ describe("reporting events", () => {
       .orderBy(t.reportingEvents.id)
       .all();
     const chatwoot = facts
-      .filter((f) => !/^(conversation_(created|assigned|team_assigned)|message_)/.test(f.name))
+      .filter(
+        (f) => !/^(conversation_(created|assigned|team_assigned|labelled)|message_)/.test(f.name),
+      )
       .map((f) => [f.name, f.conversationId, f.userId, f.teamId, f.value, f.valueInBusinessHours]);
     expect(chatwoot).toEqual([
       ["first_response", w.c1.id, w.x.id, w.t1.id, 65 * H, 2 * H],
@@ -365,6 +368,7 @@ describe("inbox and label summaries", () => {
     });
     const labels = (await get("summary_reports/label")).body;
     expect(row(labels, w.vip.id)).toMatchObject({
+      conversations_count: 1,
       resolved_conversations_count: 2,
       avg_resolution_time: (67 * H + 68 * H) / 2,
       avg_reply_time: 2100,

@@ -6,7 +6,11 @@ import { createDeps } from "../../worker/events/deps";
 import type { PerformedBy } from "../../worker/events/types";
 import type { Actor } from "../../worker/modules/access-tokens/service";
 import { createConversation } from "../../worker/modules/conversations/service";
-import { assign, toggleStatus } from "../../worker/modules/conversations/service.actions";
+import {
+  assign,
+  setLabels,
+  toggleStatus,
+} from "../../worker/modules/conversations/service.actions";
 import { createMessage } from "../../worker/modules/messages/service";
 import "../../worker/wiring";
 import { db } from "../support/factories";
@@ -90,6 +94,9 @@ export const reassign = (
   conversationId: number,
   input: { assignee_id?: number | null; team_id?: number | null },
 ) => scoped(accountId, who, async (s) => assign(s, await reload(conversationId), input));
+
+export const label = (accountId: number, who: Who, conversationId: number, titles: string[]) =>
+  scoped(accountId, who, async (s) => setLabels(s, await reload(conversationId), titles));
 
 export const weekdays = (open: number, close: number): WorkingHour[] =>
   [0, 1, 2, 3, 4, 5, 6].map((d) => ({

@@ -6,7 +6,7 @@ import { inboxes } from "./inboxes";
  * Chatwoot's reporting events (conversation_resolved, first_response, reply_time,
  * conversation_bot_handoff, conversation_bot_resolved, conversation_opened) plus Parley's
  * counting facts (conversation_created, conversation_assigned, conversation_team_assigned,
- * message_incoming, message_outgoing). Written in the batch of the change that causes them,
+ * conversation_labelled, message_incoming, message_outgoing). Written in the batch of the change that causes them,
  * derived from its domain events (modules/reports/derive.ts); docs/reports.md defines each.
  */
 export const reportingEvents = sqliteTable(
@@ -31,6 +31,9 @@ export const reportingEvents = sqliteTable(
     eventEndTime: integer("event_end_time").notNull(),
     /** When the event happened (= event_end_time); reports filter on it. */
     createdAt: integer("created_at").notNull(),
+    /** conversation_labelled only: the label added (other facts count under every label the
+     * conversation carries at the event). */
+    labelId: integer("label_id"),
   },
   (t) => [
     // The edges of a report's range: one account's facts of some names between two times.

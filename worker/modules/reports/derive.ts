@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import type { DerivedWrites } from "../../events/registry";
-import type { AnyDomainEvent, IdRef } from "../../events/types";
+import type { AnyDomainEvent, ChangedAttributes, IdRef } from "../../events/types";
 import { ensureCalendars } from "./calendar";
 import {
   type Fact,
@@ -12,6 +12,7 @@ import {
   hasFact,
   INBOX_HAS_BOT,
   insertFact,
+  labelIdOf,
   lastFactAt,
   statusRecorded,
 } from "./queries.facts";
@@ -118,6 +119,24 @@ function messageFacts(ref: IdRef): FactDraft[] {
   ];
 }
 
+/** A label added to the conversation (label_list grew): counted under that label. */
+function labelFacts(changed: ChangedAttributes, ref: IdRef, at: number): FactDraft[] {
+  const list = changed.label_list;
+  if (!list) {
+    return [];
+  }
+  const before = new Set((list.previous_value as string[] | null) ?? []);
+  const added = ((list.current_value as string[] | null) ?? []).filter((t) => !before.has(t));
+  return added.map((title) => ({
+    ...moment(
+      "conversation_labelled",
+      sql`${at}`,
+      fromConversation(ref, sql`AND ${labelIdOf(title)} IS NOT NULL`),
+    ),
+    label: labelIdOf(title),
+  }));
+}
+
 /** The reporting facts one domain event makes (none for most). */
 export function factsOf(e: AnyDomainEvent, at: number): FactDraft[] {
   const ref = e.conversation;
@@ -144,6 +163,8 @@ export function factsOf(e: AnyDomainEvent, at: number): FactDraft[] {
     }
     case "conversation.status_changed":
       return statusFacts(e, ref, at);
+    case "conversation.updated":
+      return e.ifChanged ? [] : labelFacts(e.data.changed_attributes, ref, at);
     case "assignee.changed":
       return e.ifChanged
         ? []

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { agentBotInboxes, eventOutbox, messages, reportingEvents } from "../../db/schema";
+import { agentBotInboxes, eventOutbox, labels, messages, reportingEvents } from "../../db/schema";
 import type { IdRef } from "../../events/types";
 import { businessClock } from "./queries.calendar";
 
@@ -18,13 +18,15 @@ export type Fact = {
   start: SQL;
   end: SQL;
   user: SQL;
+  /** conversation_labelled: the label added. */
+  label?: SQL;
 };
 
 export const insertFact = (db: Db, f: Fact) =>
   db.insert(reportingEvents).select(
     sql`SELECT NULL, ${f.accountId}, ${f.name}, (${f.end}) - (${f.start}),
       ${businessClock(sql`c.inbox_id`, f.end)} - ${businessClock(sql`c.inbox_id`, f.start)},
-      c.inbox_id, ${f.user}, c.team_id, c.id, ${f.start}, ${f.end}, ${f.end}
+      c.inbox_id, ${f.user}, c.team_id, c.id, ${f.start}, ${f.end}, ${f.end}, ${f.label ?? sql`NULL`}
       ${f.from}`,
   );
 
@@ -62,3 +64,7 @@ export const statusRecorded = (at: number, status: string) =>
   sql`AND EXISTS (SELECT 1 FROM ${eventOutbox} o WHERE o.conversation_id = c.id
     AND o.name = 'conversation_status_changed' AND o.created_at = ${at}
     AND json_extract(o.payload, '$.changed_attributes.status.current_value') = ${status})`;
+
+/** The id of the account's label titled `title`, as SQL over `c` (NULL: no such label). */
+export const labelIdOf = (title: string) =>
+  sql`(SELECT l.id FROM ${labels} l WHERE l.account_id = c.account_id AND l.title = ${title})`;

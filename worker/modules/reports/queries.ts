@@ -58,8 +58,11 @@ const rawId: Record<RollupDimension, SQL> = {
   label: sql`l.id`,
 };
 
-const labelJoin = sql`JOIN ${conversationLabels} cl ON cl.conversation_id = ${reportingEvents.conversationId}
-  JOIN ${labels} l ON l.account_id = ${reportingEvents.accountId} AND l.title = cl.title`;
+/** As the rollup trigger: a labelled event under its label, others under the current labels. */
+const labelJoin = sql`JOIN ${labels} l ON l.account_id = ${reportingEvents.accountId} AND (
+  l.id = ${reportingEvents.labelId} OR (${reportingEvents.labelId} IS NULL AND EXISTS (
+    SELECT 1 FROM ${conversationLabels} cl
+    WHERE cl.conversation_id = ${reportingEvents.conversationId} AND cl.title = l.title)))`;
 
 /** Raw reporting events of a span (a range's partial edge days), summed like rollups. */
 export const rawTotals = (db: Db, ...args: Parameters<typeof rawTotalsQuery>) =>

@@ -17,7 +17,7 @@ export const SUMMARY_KINDS = {
   agent: { dimension: "user", conversations: "conversation_assigned" },
   team: { dimension: "team", conversations: "conversation_team_assigned" },
   inbox: { dimension: "inbox", conversations: "conversation_created" },
-  label: { dimension: "label", conversations: "conversation_created" },
+  label: { dimension: "label", conversations: "conversation_labelled" },
 } as const satisfies Record<string, { dimension: RollupDimension; conversations: string }>;
 export type SummaryKind = keyof typeof SUMMARY_KINDS;
 
@@ -110,8 +110,8 @@ const subjectsOf = (db: Db, accountId: number, kind: SummaryKind) =>
 
 /**
  * E17/E18 and siblings: one row per agent (every member, zeros included), team, inbox or label.
- * conversations_count follows the spec: conversations assigned (to the agent / the team) within
- * the range; inboxes and labels count conversations created in the range. docs/reports.md.
+ * conversations_count follows the spec: conversations assigned (to the agent / the team) or
+ * labelled within the range; inboxes count conversations created in the range. docs/reports.md.
  */
 export async function summaryReport(
   db: Db,

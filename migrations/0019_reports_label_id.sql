@@ -1,0 +1,1 @@
+ALTER TABLE `reporting_events` ADD `label_id` integer;
