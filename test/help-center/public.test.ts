@@ -47,7 +47,13 @@ async function helpCenter() {
 
 describe("public help center pages", () => {
   it("serves the home page of the default locale with categories, counts and theming", async () => {
-    const { portal } = await helpCenter();
+    const { account, admin, portal } = await helpCenter();
+    // A link that passes validation but not URL parsing still renders (as its text).
+    await api(`${base(account.id)}/${portal.slug}`, {
+      method: "PATCH",
+      token: admin.token,
+      body: { homepage_link: "http://[bad" },
+    });
     for (const path of [`/hc/${portal.slug}`, `/hc/${portal.slug}/en`]) {
       const res = await page(path);
       expect(res.status).toBe(200);
@@ -104,6 +110,8 @@ describe("public help center pages", () => {
       `/hc/${portal.slug}/en/categories/nope`,
       `/hc/${portal.slug}/en/nothing/here`,
       `/hc/${unique("nope").toLowerCase()}`,
+      `/hc/${portal.slug}/articles/%E0%A4%A`,
+      `/hc/${portal.slug}/%ZZ/categories/x`,
     ]) {
       const res = await page(path);
       expect(res.status, path).toBe(404);
@@ -174,6 +182,21 @@ describe("public search", () => {
     });
     const dotJson = await page(`/hc/${portal.slug}/en/articles.json?query=secret`);
     expect(JSON.parse(dotJson.text).payload).toEqual([]);
+  });
+
+  it("answers the most viewed articles as JSON to an empty query, and an article as sanitised JSON", async () => {
+    const { portal, published } = await helpCenter();
+    const popular = JSON.parse((await page(`/hc/${portal.slug}/en/articles.json`)).text);
+    expect(popular.meta).toMatchObject({ popular: true, count: 1 });
+    expect(popular.payload[0]).toMatchObject({ id: published.id, title: "Download invoices" });
+    const res = await page(`/hc/${portal.slug}/articles/${published.slug}.json`);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(JSON.parse(res.text)).toMatchObject({
+      id: published.id,
+      url: `http://parley.test/hc/${portal.slug}/articles/${published.slug}`,
+      html: expect.stringContaining("<strong>Settings</strong>"),
+    });
   });
 
   it("ranks title and tag matches above body matches", async () => {

@@ -18,14 +18,12 @@ import { ArticleParams, PortalParams } from "./schema.common";
 import {
   createArticle,
   deleteArticle,
-  listArticles,
   loadArticle,
-  presentArticles,
-  presentOneArticle,
   reorderArticles,
   updateArticle,
   type Writer,
 } from "./service.articles";
+import { listArticles, presentArticles, presentOneArticle } from "./service.articles.read";
 import { loadPortal } from "./service.portals";
 
 const tags = ["Help center"];

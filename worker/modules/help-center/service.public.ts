@@ -1,6 +1,7 @@
 import type { PortalRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { fileUrl } from "../files/storage";
+import type { PublicResult } from "./public-result";
 import { associatedArticles, usersByIds } from "./queries.articles";
 import { findCategoryBySlug, portalCategories } from "./queries.categories";
 import {
@@ -13,30 +14,23 @@ import {
   relatedArticles,
   sitemapArticles,
 } from "./queries.public";
-import { searchPublished, searchWords } from "./queries.search";
 import { color, type Site } from "./render/layout";
 import { renderMarkdown } from "./render/markdown";
-import {
-  articlePage,
-  categoryPage,
-  highlight,
-  homePage,
-  notFoundPage,
-  searchPage,
-  sitemap,
-} from "./render/pages";
+import { articlePage, categoryPage, homePage, notFoundPage, sitemap } from "./render/pages";
 import { sanitizeHtml } from "./render/sanitize";
 import { linkedTo } from "./service.categories";
-
-export type PublicResult = {
-  status: 200 | 404;
-  body: string;
-  type: string;
-  /** Set on an article page: the view to count. */
-  articleId?: number;
-};
+import { searchResult } from "./service.search";
 
 const HTML = "text/html; charset=utf-8";
+
+/** A path segment as text; null for a malformed escape (`%E0%A4`), which names no page. */
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
 const notFound = (site: Site | null): PublicResult => ({
   status: 404,
   body: notFoundPage(site),
@@ -77,7 +71,11 @@ export async function renderPublic(
   params: URLSearchParams,
   wantsJson: boolean,
 ): Promise<PublicResult> {
-  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const decoded = path.split("/").filter(Boolean).map(safeDecode);
+  const parts = decoded.filter((p): p is string => p !== null);
+  if (parts.length !== decoded.length) {
+    return notFound(site(portal.defaultLocale));
+  }
   const [first, second, third] = parts;
   const isLocale = (l: string | undefined): l is string =>
     l !== undefined && portal.allowedLocales.includes(l);
@@ -127,7 +125,7 @@ export async function renderPublic(
     return category(deps, site(first), third);
   }
   if (parts.length === 2 && (second === "articles" || second === "articles.json")) {
-    return search(
+    return searchResult(
       deps,
       site(first),
       params.get("query") ?? params.get("q") ?? "",
@@ -170,7 +168,9 @@ async function article(
   slugPart: string,
 ): Promise<PublicResult> {
   const raw = slugPart.endsWith(".md");
-  const row = await publishedArticle(deps.db, portal.id, raw ? slugPart.slice(0, -3) : slugPart);
+  const asJson = slugPart.endsWith(".json");
+  const slug = raw ? slugPart.slice(0, -3) : asJson ? slugPart.slice(0, -5) : slugPart;
+  const row = await publishedArticle(deps.db, portal.id, slug);
   if (!row || !portal.allowedLocales.includes(row.locale)) {
     return notFound(site(portal.defaultLocale));
   }
@@ -192,6 +192,26 @@ async function article(
   ]);
   const rendered = renderMarkdown(row.content);
   const author = authors[0];
+  if (asJson) {
+    // The article for the widget (or any client): the same sanitised HTML as the page.
+    const s = site(row.locale);
+    const body = {
+      id: row.id,
+      title: row.title,
+      slug: row.slug,
+      description: row.description,
+      locale: row.locale,
+      url: `${s.canonicalBase}/articles/${encodeURIComponent(row.slug)}`,
+      html: await sanitizeHtml(rendered.html),
+      updated_at: row.updatedAt,
+    };
+    return {
+      status: 200,
+      type: "application/json; charset=utf-8",
+      body: JSON.stringify(body),
+      articleId: row.id,
+    };
+  }
   return html(
     articlePage(site(row.locale), {
       row,
@@ -211,27 +231,6 @@ async function article(
     }),
     row.id,
   );
-}
-
-async function search(deps: Deps, site: Site, query: string, json: boolean): Promise<PublicResult> {
-  const hits = await searchPublished(deps.db, site.portal.id, site.locale, searchWords(query), 20);
-  if (!json) {
-    return html(searchPage(site, query, hits));
-  }
-  const payload = hits.map((h) => ({
-    id: h.id,
-    title: h.title,
-    slug: h.slug,
-    description: h.description,
-    url: `${site.canonicalBase}/articles/${encodeURIComponent(h.slug)}`,
-    snippet_html: highlight(h.snippet),
-    updated_at: h.updatedAt,
-  }));
-  return {
-    status: 200,
-    type: "application/json; charset=utf-8",
-    body: JSON.stringify({ payload, meta: { query, locale: site.locale, count: payload.length } }),
-  };
 }
 
 export { notFound as publicNotFound };

@@ -47,6 +47,15 @@ blockquote{margin:0;padding-left:1rem;border-left:3px solid var(--bd);color:var(
 footer{border-top:1px solid var(--bd);padding:1.5rem 0;color:var(--mu);font-size:.9rem}
 @media print{header,footer,form,nav,.toc,.rel{display:none}body{font-size:12pt;color:#000;background:#fff}a{text-decoration:none}}`;
 
+/** The homepage link's host for its label; the link itself when it does not parse. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
+}
+
 export const color = (c: string | null) => (c && /^#[0-9a-fA-F]{3,6}$/.test(c) ? c : "#1f93ff");
 
 export function page(site: Site, opts: PageOptions): string {
@@ -77,5 +86,5 @@ export function page(site: Site, opts: PageOptions): string {
           .join("")}</nav>`
       : "";
   const homePath = `${site.prefix}/${encodeURIComponent(site.locale)}`;
-  return `<!doctype html><html lang="${esc(site.locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><link rel="canonical" href="${esc(canonical)}">${alternates}${description}<meta property="og:title" content="${esc(opts.title)}"><meta property="og:type" content="${opts.type ?? "website"}"><meta property="og:url" content="${esc(canonical)}"><meta property="og:site_name" content="${esc(siteName)}">${site.logoUrl ? `<meta property="og:image" content="${esc(site.logoUrl)}">` : ""}<meta name="theme-color" content="${color(portal.color)}"><link rel="icon" href="${esc(site.logoUrl ?? `${site.prefix}/favicon.svg`)}"><style>${CSS.replace("#1f93ff", color(portal.color))}</style>${jsonLd}</head><body><header><div class="w"><div class="top"><a class="brand" href="${esc(homePath)}">${site.logoUrl ? `<img src="${esc(site.logoUrl)}" alt="" width="32" height="32">` : ""}<span>${esc(portal.name)}</span></a>${switcher}${home ? `<a href="${esc(home)}" rel="noopener">${esc(new URL(home, "https://x").host || home)}</a>` : ""}</div><p class="hd">${esc(portal.headerText || portal.name)}</p><form role="search" action="${esc(`${homePath}/articles`)}"><input type="search" name="query" aria-label="Search articles" placeholder="Search articles" required><button>Search</button></form></div></header><main class="w">${opts.body}</main><footer><div class="w">${esc(portal.name)}</div></footer></body></html>`;
+  return `<!doctype html><html lang="${esc(site.locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><link rel="canonical" href="${esc(canonical)}">${alternates}${description}<meta property="og:title" content="${esc(opts.title)}"><meta property="og:type" content="${opts.type ?? "website"}"><meta property="og:url" content="${esc(canonical)}"><meta property="og:site_name" content="${esc(siteName)}">${site.logoUrl ? `<meta property="og:image" content="${esc(site.logoUrl)}">` : ""}<meta name="theme-color" content="${color(portal.color)}"><link rel="icon" href="${esc(site.logoUrl ?? `${site.prefix}/favicon.svg`)}"><style>${CSS.replace("#1f93ff", color(portal.color))}</style>${jsonLd}</head><body><header><div class="w"><div class="top"><a class="brand" href="${esc(homePath)}">${site.logoUrl ? `<img src="${esc(site.logoUrl)}" alt="" width="32" height="32">` : ""}<span>${esc(portal.name)}</span></a>${switcher}${home ? `<a href="${esc(home)}" rel="noopener">${esc(hostOf(home))}</a>` : ""}</div><p class="hd">${esc(portal.headerText || portal.name)}</p><form role="search" action="${esc(`${homePath}/articles`)}"><input type="search" name="query" aria-label="Search articles" placeholder="Search articles" required><button>Search</button></form></div></header><main class="w">${opts.body}</main><footer><div class="w">${esc(portal.name)}</div></footer></body></html>`;
 }
