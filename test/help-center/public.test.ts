@@ -306,6 +306,13 @@ describe("custom domains", () => {
     // Another host is not the portal.
     const other = await page("/", { host: "parley.test" });
     expect(other.text).toContain('"name":"parley"');
+    // A portal that leaves the domain stops answering on it at once.
+    await api(`${base(account.id)}/${portal.slug}`, {
+      method: "PATCH",
+      token: admin.token,
+      body: { custom_domain: null },
+    });
+    expect((await page("/", { host: domain })).text).toContain('"name":"parley"');
   });
 });
 

@@ -29,6 +29,9 @@ export const livePortalSlugs = (db: Db, limit: number) =>
     .limit(limit)
     .all();
 
+export const findPortalById = (db: Db, id: number) =>
+  db.select().from(portals).where(eq(portals.id, id)).get();
+
 export const findPortalByDomain = (db: Db, domain: string) =>
   db.select().from(portals).where(eq(portals.customDomain, domain)).get();
 

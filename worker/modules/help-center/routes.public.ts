@@ -5,7 +5,12 @@ import { createRouter } from "../../http/router";
 import { TtlCache } from "../../lib/ttl-cache";
 import { CLIENT_CACHE_CONTROL, cacheKey, EDGE_TTL, etagFor, notModified } from "./cache";
 import { portalBaseUrl } from "./presenter";
-import { findPortalByDomain, findPublicPortal, livePortalSlugs } from "./queries.portals";
+import {
+  findPortalByDomain,
+  findPortalById,
+  findPublicPortal,
+  livePortalSlugs,
+} from "./queries.portals";
 import { publicNotFound, renderPublic, siteFor } from "./service.public";
 import { countView } from "./views";
 
@@ -143,10 +148,10 @@ export const helpCenterPublicRoutes = createRouter<AppEnv>()
   .get("/hc/:portal_slug", servePath)
   .get("/hc/:portal_slug/*", servePath);
 
-// Host -> portal slug, remembered briefly: custom domains change rarely, and a miss is the
+// Host -> portal id, remembered briefly: custom domains change rarely, and a miss is the
 // common case for every other host. The portal row itself is always read fresh (its content
 // version decides what is cached). Only paths outside the API families ever ask.
-const domains = new TtlCache<string | null>(30_000, 500);
+const domains = new TtlCache<number | null>(30_000, 500);
 
 export async function portalForHost(c: Context<AppEnv>): Promise<PortalRow | undefined> {
   const host = (c.req.header("host") ?? "").toLowerCase().replace(/:\d+$/, "");
@@ -158,9 +163,11 @@ export async function portalForHost(c: Context<AppEnv>): Promise<PortalRow | und
     return undefined;
   }
   if (known !== undefined) {
-    return findPublicPortal(c.var.deps.db, known);
+    const portal = await findPortalById(c.var.deps.db, known);
+    // A portal that has since left the domain is not served on it.
+    return portal?.customDomain === host ? portal : undefined;
   }
   const portal = await findPortalByDomain(c.var.deps.db, host);
-  domains.set(host, portal?.slug ?? null);
+  domains.set(host, portal?.id ?? null);
   return portal;
 }
