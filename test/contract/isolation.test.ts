@@ -1,4 +1,4 @@
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../worker/app";
 import { openApiConfig } from "../../worker/http/openapi";
@@ -88,6 +88,22 @@ async function createHelpCenter(w: Tenant, marker: string) {
     "articles/article_id": String(article.body.id),
   });
 }
+
+/** The victim's portals, categories and articles as stored (tenantState predates them). */
+let helpCenterSnapshot: unknown;
+const helpCenterState = async (w: Tenant) =>
+  Object.fromEntries(
+    await Promise.all(
+      ["portals", "help_categories", "help_articles"].map(async (table) => [
+        table,
+        (
+          await env.DB.prepare(`SELECT * FROM ${table} WHERE account_id = ? ORDER BY id`)
+            .bind(w.account.id)
+            .all()
+        ).results,
+      ]),
+    ),
+  );
 
 const valuesOf = (w: Tenant, route: Route) =>
   Object.fromEntries(route.params.map((p) => [p, idFor(w, route.path, p)])) as Record<
@@ -318,6 +334,7 @@ beforeAll(async () => {
     messageId: message.id,
   };
   snapshot = await tenantState(victim);
+  helpCenterSnapshot = await helpCenterState(victim);
 });
 
 describe("isolation matrix", () => {
@@ -371,6 +388,10 @@ describe("isolation matrix", () => {
       }
     },
   );
+
+  it("left the victim's help center exactly as it was", async () => {
+    expect(await helpCenterState(victim)).toEqual(helpCenterSnapshot);
+  });
 
   it("left the victim's data exactly as it was", async () => {
     expect(await tenantState(victim)).toEqual(snapshot);
