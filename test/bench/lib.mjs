@@ -68,13 +68,18 @@ export async function startServer(dir, port, vars = {}) {
   throw new Error(`wrangler dev on ${dir} did not become ready`);
 }
 
+/** SIGTERM, and SIGKILL if the server is still busy 10 s later (a flooded local queue can be). */
 function stopChild(child) {
   return new Promise((resolve) => {
     if (child.exitCode !== null) {
       resolve();
       return;
     }
-    child.once("exit", resolve);
+    const hard = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(hard);
+      resolve();
+    });
     child.kill("SIGTERM");
   });
 }

@@ -1,18 +1,21 @@
-// Issue #4 benchmark: one conversation, 100 listening sockets, messages posted over HTTP to
-// `wrangler dev`; post → received-by-every-listener latency and sustained persisted messages/s.
-// Baseline in the same run: a bare Node `ws` relay (receive, broadcast to 100, no persistence).
+// `npm run bench -- realtime`: one conversation with 100 listening sockets (messages posted
+// over HTTP, then sent over a socket), sustained sending over 16 sockets, and 200 busy rooms
+// at once, against `wrangler dev`. Baselines measured in the same run: the server's no-op
+// floor (GET /) and a bare Node `ws` relay. Ends with one summary line.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { WebSocketServer } from "ws";
 import { childEnv, root } from "../../scripts/lib/wrangler.mjs";
-import { fmt, freshDatabase, percentile, startServer } from "./lib.mjs";
+import { fmt, freshDatabase, startServer } from "./lib.mjs";
+import { measureRooms } from "./realtime-rooms.mjs";
+import { listeners, sender, startRelay, summarize } from "./realtime-ws.mjs";
 
 const TOKEN = "benchRealtimeToken000001";
 const LISTENERS = 100;
 const LATENCY_MESSAGES = 300;
 const WARMUP = 30;
 const BURST_MESSAGES = 3000;
-const BURST_CONCURRENCY = 16;
+const SENDERS = 16;
+const IN_FLIGHT_PER_SENDER = 8;
 
 const SEED = `
 INSERT INTO accounts (name) VALUES ('Realtime');
@@ -25,243 +28,172 @@ INSERT INTO contact_inboxes (contact_id, inbox_id, source_id, pubsub_token) VALU
 INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, contact_inbox_id, last_activity_at) VALUES (1, 1, 'rt-uuid', 1, 1, 1, 0);
 `;
 
-/** Opens `n` sockets; each records when it first saw each message text. */
-async function listeners(url, n, textOf) {
-  const arrivals = Array.from({ length: n }, () => new Map());
-  const orders = Array.from({ length: n }, () => []);
-  const sockets = await Promise.all(
-    arrivals.map(
-      (seen, i) =>
-        new Promise((resolve, reject) => {
-          const ws = new WebSocket(url);
-          ws.onopen = () => resolve(ws);
-          ws.onerror = (e) => reject(new Error(`socket ${i}: ${e.message ?? "error"}`));
-          ws.onmessage = (e) => {
-            const hit = textOf(e.data);
-            if (hit) {
-              seen.set(hit.text, performance.now());
-              orders[i].push(hit.order);
-            }
-          };
-        }),
-    ),
-  );
-  const waitAll = (text, timeoutMs = 10_000) =>
-    new Promise((resolve, reject) => {
-      const deadline = Date.now() + timeoutMs;
-      const check = () => {
-        if (arrivals.every((m) => m.has(text))) {
-          resolve(Math.max(...arrivals.map((m) => m.get(text))));
-        } else if (Date.now() > deadline) {
-          reject(
-            new Error(
-              `${text}: ${arrivals.filter((m) => m.has(text)).length}/${n} listeners got it`,
-            ),
-          );
-        } else {
-          setImmediate(check);
-        }
-      };
-      check();
-    });
-  return {
-    sockets,
-    arrivals,
-    orders,
-    waitAll,
-    close: () => {
-      for (const s of sockets) {
-        s.close();
-      }
-    },
-  };
-}
+const created = (f) =>
+  f.event === "message.created" ? { text: f.data.content, order: f.data.seq } : null;
 
-function summarize(latencies) {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return {
-    n: sorted.length,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    max: sorted.at(-1),
-  };
-}
-
-async function measureParley() {
-  const { dir } = freshDatabase("realtime", SEED);
-  const server = await startServer(dir, 8961);
-  const api = `${server.base}/api/v1/accounts/1/conversations/1/messages`;
-  const wsUrl = `${server.base.replace("http", "ws")}/api/v1/accounts/1/conversations/1/live?api_access_token=${TOKEN}`;
-  const textOf = (raw) => {
-    const f = JSON.parse(raw);
-    return f.event === "message.created" ? { text: f.data.content, order: f.data.seq } : null;
-  };
-  const post = async (content) => {
-    const res = await fetch(api, {
-      method: "POST",
-      headers: { api_access_token: TOKEN, "content-type": "application/json" },
-      body: JSON.stringify({ content }),
-    });
-    if (!res.ok) {
-      throw new Error(`POST ${res.status} ${await res.text()}`);
+/** Sequential sends, each timed until every listener has it. */
+async function latency(send, l, prefix) {
+  const out = [];
+  for (let i = 0; i < WARMUP + LATENCY_MESSAGES; i++) {
+    const text = `${prefix}-${i}`;
+    const t0 = performance.now();
+    await send(text);
+    const last = await l.waitAll(text);
+    if (i >= WARMUP) {
+      out.push(last - t0);
     }
-    await res.arrayBuffer();
-  };
-  const floor = await serverFloor(server.base);
-  const l = await listeners(wsUrl, LISTENERS, textOf);
-  try {
-    const latencies = [];
-    for (let i = 0; i < WARMUP + LATENCY_MESSAGES; i++) {
-      const text = `lat-${i}`;
-      const t0 = performance.now();
-      await post(text);
-      const last = await l.waitAll(text);
-      if (i >= WARMUP) {
-        latencies.push(last - t0);
-      }
-    }
-    const burst = await burstParley(post, l);
-    return { latency: summarize(latencies), burst, floor, dir, stop: server.stop };
-  } finally {
-    l.close();
   }
+  return summarize(out);
 }
 
-/**
- * The server's own floor: `GET /` touches no storage, so its latency (sequential) and rate
- * (BURST_CONCURRENCY in flight) are what wrangler dev costs before Parley does anything.
- */
+/** The server's floor: GET / touches no storage (sequential latency; rate with 16 in flight). */
 async function serverFloor(base) {
-  const get = async () => {
-    const res = await fetch(`${base}/`);
-    await res.arrayBuffer();
-  };
-  const latencies = [];
+  const get = async () => (await fetch(`${base}/`)).arrayBuffer();
+  const out = [];
   for (let i = 0; i < WARMUP + LATENCY_MESSAGES; i++) {
     const t0 = performance.now();
     await get();
     if (i >= WARMUP) {
-      latencies.push(performance.now() - t0);
+      out.push(performance.now() - t0);
     }
   }
   let done = 0;
   const t0 = performance.now();
   await Promise.all(
-    Array.from({ length: BURST_CONCURRENCY }, async () => {
+    Array.from({ length: SENDERS }, async () => {
       while (done < BURST_MESSAGES) {
         done++;
         await get();
       }
     }),
   );
-  return { latency: summarize(latencies), perSecond: done / ((performance.now() - t0) / 1000) };
+  return { latency: summarize(out), perSecond: done / ((performance.now() - t0) / 1000) };
 }
 
-async function burstParley(post, l) {
+/** 16 sockets, each with up to 8 sends awaiting their ack, until 3,000 messages are stored. */
+async function socketBurst(url, l) {
+  const senders = await Promise.all(Array.from({ length: SENDERS }, () => sender(url)));
   const texts = Array.from({ length: BURST_MESSAGES }, (_, i) => `burst-${i}`);
-  const t0 = performance.now();
   let next = 0;
+  const t0 = performance.now();
   await Promise.all(
-    Array.from({ length: BURST_CONCURRENCY }, async () => {
-      while (next < texts.length) {
-        await post(texts[next++]);
-      }
-    }),
+    senders.flatMap((s) =>
+      Array.from({ length: IN_FLIGHT_PER_SENDER }, async () => {
+        while (next < texts.length) {
+          await s.send(texts[next++]);
+        }
+      }),
+    ),
   );
-  const persistedAt = performance.now();
+  const seconds = (performance.now() - t0) / 1000;
   await l.waitAll(texts.at(-1), 60_000).catch(() => undefined);
-  const seconds = (persistedAt - t0) / 1000;
+  for (const s of senders) {
+    s.close();
+  }
   const received = l.arrivals.map((m) => texts.filter((t) => m.has(t)).length);
-  const reordered = l.orders.filter((o) => o.some((v, i) => i > 0 && v <= o[i - 1])).length;
-  return {
-    seconds,
-    perSecond: BURST_MESSAGES / seconds,
-    minReceived: Math.min(...received),
-    reordered,
-  };
+  return { seconds, perSecond: BURST_MESSAGES / seconds, minReceived: Math.min(...received) };
 }
 
-/** What D1 holds for the conversation after the run: count and whether seq is 1..n without gaps. */
-function persisted(dir) {
+/** What D1 holds per conversation: rows, and whether seq runs 1..n without gaps. */
+function stored(dir, sql) {
   const r = spawnSync(
     path.join(root, "node_modules", ".bin", "wrangler"),
-    [
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      dir,
-      "--json",
-      "--command",
-      "SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi, count(DISTINCT seq) AS distinct_seq FROM messages WHERE conversation_id = 1",
-    ],
+    ["d1", "execute", "DB", "--local", "--persist-to", dir, "--json", "--command", sql],
     { cwd: root, env: childEnv, encoding: "utf8" },
   );
-  return JSON.parse(r.stdout.slice(r.stdout.indexOf("[")))[0].results[0];
+  return JSON.parse(r.stdout.slice(r.stdout.indexOf("[")))[0].results;
 }
 
-async function measureRelay() {
-  const wss = new WebSocketServer({ host: "127.0.0.1", port: 8962 });
-  wss.on("connection", (ws) => {
-    ws.on("message", (data, isBinary) => {
-      for (const client of wss.clients) {
-        if (client !== ws && client.readyState === 1) {
-          client.send(data, { binary: isBinary });
-        }
-      }
-    });
-  });
-  await new Promise((r) => wss.once("listening", r));
-  const l = await listeners("ws://127.0.0.1:8962", LISTENERS, (raw) => ({
-    text: String(raw),
-    order: 0,
-  }));
-  const sender = await new Promise((resolve) => {
-    const ws = new WebSocket("ws://127.0.0.1:8962");
-    ws.onopen = () => resolve(ws);
-  });
+async function measureRoom(relayP99) {
+  const { dir } = freshDatabase("realtime", SEED);
+  const server = await startServer(dir, 8961);
+  const base = `${server.base}/api/v1/accounts/1/conversations/1`;
+  const wsUrl = `${base.replace("http", "ws")}/live?batch=1&api_access_token=${TOKEN}`;
   try {
-    const latencies = [];
-    for (let i = 0; i < WARMUP + LATENCY_MESSAGES; i++) {
-      const text = `lat-${i}`;
-      const t0 = performance.now();
-      sender.send(text);
-      const last = await l.waitAll(text);
-      if (i >= WARMUP) {
-        latencies.push(last - t0);
+    const floor = await serverFloor(server.base);
+    const l = await listeners(wsUrl, LISTENERS, created);
+    const post = async (content) => {
+      const res = await fetch(`${base}/messages`, {
+        method: "POST",
+        headers: { api_access_token: TOKEN, "content-type": "application/json" },
+        body: JSON.stringify({ content }),
+      });
+      if (!res.ok) {
+        throw new Error(`POST ${res.status} ${await res.text()}`);
       }
-    }
-    return { latency: summarize(latencies) };
-  } finally {
-    sender.close();
+      await res.arrayBuffer();
+    };
+    const http = await latency(post, l, "http");
+    const one = await sender(wsUrl);
+    const socket = await latency((text) => one.send(text), l, "sock");
+    one.close();
+    const burst = await socketBurst(wsUrl, l);
+    const reordered = l.reordered();
     l.close();
-    await new Promise((r) => wss.close(r));
+    return { floor, http, socket, burst, reordered, dir, relayP99 };
+  } finally {
+    await server.stop();
   }
 }
 
 export async function main() {
-  const relay = await measureRelay();
-  const parley = await measureParley();
-  await parley.stop();
-  const stored = persisted(parley.dir);
-  const expected = WARMUP + LATENCY_MESSAGES + BURST_MESSAGES;
+  const relayServer = await startRelay(8962);
+  const relayL = await listeners(
+    relayServer.url,
+    LISTENERS,
+    Object.assign((raw) => ({ text: String(raw), order: 0 }), { raw: true }),
+  );
+  const relaySender = await new Promise((resolve) => {
+    const ws = new WebSocket(relayServer.url);
+    ws.onopen = () => resolve(ws);
+  });
+  const relay = await latency(async (text) => relaySender.send(text), relayL, "lat");
+  relaySender.close();
+  relayL.close();
+  await relayServer.close();
+
+  const room = await measureRoom(relay.p99);
+  const expected = 2 * (WARMUP + LATENCY_MESSAGES) + BURST_MESSAGES;
+  const [d1] = stored(
+    room.dir,
+    "SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM messages WHERE conversation_id = 1",
+  );
+  const rooms = await measureRooms(8963);
+  const [roomsD1] = stored(rooms.dir, "SELECT count(*) AS n FROM messages");
+
   const row = (name, r) =>
-    `  ${name.padEnd(26)} n=${r.n}  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms  max ${fmt(r.max)} ms`;
-  process.stdout.write(
-    `\npost → received by all ${LISTENERS} listeners (sequential, after ${WARMUP} warm-up)\n`,
+    `  ${name.padEnd(30)} n=${r.n}  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms  max ${fmt(r.max)} ms`;
+  const out = [];
+  out.push(
+    `\none conversation, ${LISTENERS} listeners (batch=1); sequential, after ${WARMUP} warm-up`,
   );
-  process.stdout.write(`${row("bare Node ws relay", relay.latency)}\n`);
-  process.stdout.write(`${row("Parley (HTTP → D1 → DO)", parley.latency)}\n`);
-  process.stdout.write(`${row("floor: GET / (no storage)", parley.floor.latency)}\n`);
-  process.stdout.write(
-    `  ratio Parley / relay      p50 ${fmt(parley.latency.p50 / relay.latency.p50)}×  p99 ${fmt(parley.latency.p99 / relay.latency.p99)}×\n`,
+  out.push(row("bare Node ws relay", relay));
+  out.push(row("floor: GET / (no storage)", room.floor.latency));
+  out.push(row("HTTP post → all listeners", room.http));
+  out.push(row("socket send → all listeners", room.socket));
+  const httpRatio = room.http.p99 / room.floor.latency.p99;
+  const socketRatio = room.socket.p99 / relay.p99;
+  out.push(
+    `  HTTP p99 / floor p99 ${fmt(httpRatio)}× (target ≤ 2.0); socket p99 / relay p99 ${fmt(socketRatio)}× (target ≤ 3.0)`,
   );
-  const b = parley.burst;
-  process.stdout.write(
-    `\nsustained: ${BURST_MESSAGES} messages over HTTP, ${BURST_CONCURRENCY} in flight, one conversation\n` +
-      `  persisted ${fmt(b.perSecond)} messages/s (${fmt(b.seconds)} s); floor: GET / at ${fmt(parley.floor.perSecond)} requests/s\n` +
-      `  D1: ${stored.n} rows of ${expected} sent, seq ${stored.lo}..${stored.hi}, ${stored.distinct_seq} distinct → lost ${expected - stored.n}, gaps ${stored.hi - stored.lo + 1 - stored.n}\n` +
-      `  listeners: fewest burst frames received ${b.minReceived}/${BURST_MESSAGES}; listeners that saw a reordering: ${b.reordered}\n`,
+  const b = room.burst;
+  const lostRoom = expected - d1.n + (BURST_MESSAGES - b.minReceived);
+  out.push(
+    `\nsustained: ${BURST_MESSAGES} messages over ${SENDERS} sockets (${IN_FLIGHT_PER_SENDER} in flight each), one conversation, ${LISTENERS} listeners`,
+    `  persisted ${fmt(b.perSecond)} messages/s (${fmt(b.seconds)} s; target ≥ 500); floor: GET / at ${fmt(room.floor.perSecond)} requests/s`,
+    `  D1: ${d1.n} rows of ${expected} sent, seq ${d1.lo}..${d1.hi} → lost ${expected - d1.n}, gaps ${d1.hi - d1.lo + 1 - d1.n}`,
+    `  listeners: fewest burst messages received ${b.minReceived}/${BURST_MESSAGES}; listeners that saw a reordering: ${room.reordered}`,
   );
+  const lostRooms = rooms.acked - roomsD1.n + (rooms.acked - rooms.received);
+  out.push(
+    `\n${rooms.rooms} conversations, a visitor and an agent socket each, all sending over the socket for ${fmt(rooms.sendingSeconds)} s`,
+    `  sent ${rooms.sent}, acked ${rooms.acked}, refused ${rooms.refused}, turns skipped waiting for an ack ${rooms.skipped}; D1 holds ${roomsD1.n}; delivered to the other side ${rooms.received}`,
+    `  persisted ${fmt(rooms.perSecond)} messages/s; delivery p50 ${fmt(rooms.latency.p50)} ms, p99 ${fmt(rooms.latency.p99)} ms (${fmt(rooms.latency.p99 / relay.p99)}× relay p99; target ≤ 5)`,
+    `  sockets that saw a reordering: ${rooms.reordered}`,
+  );
+  const x = (v) => `${v.toFixed(1)}x`;
+  out.push(
+    `\nrealtime summary: http p99/floor ${x(httpRatio)}; socket p99/relay ${x(socketRatio)}; socket ${Math.round(b.perSecond)} msg/s; rooms ${Math.round(rooms.perSecond)} msg/s; lost ${lostRoom + lostRooms}; reordered ${room.reordered + rooms.reordered}`,
+  );
+  process.stdout.write(`${out.join("\n")}\n`);
 }
