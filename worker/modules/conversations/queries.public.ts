@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { MessageRow } from "../../db/schema";
 import { conversations, messages } from "../../db/schema";
@@ -81,7 +81,10 @@ export async function latestPublicMessages(
   return out;
 }
 
-/** Non-private messages before `beforeSeq` (or the latest), oldest first. */
+/**
+ * E20: non-private messages before `beforeSeq` (or the latest), oldest first. Chatwoot's
+ * public message finder (filter_internal_messages) also leaves out activity notes (type 2).
+ */
 export async function publicMessagePage(
   db: Db,
   conversationId: number,
@@ -95,6 +98,7 @@ export async function publicMessagePage(
       and(
         eq(messages.conversationId, conversationId),
         notPrivate,
+        ne(messages.messageType, 2),
         beforeSeq === undefined ? undefined : lt(messages.seq, beforeSeq),
       ),
     )

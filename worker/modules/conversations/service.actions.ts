@@ -4,6 +4,7 @@ import { invalidField } from "../../lib/errors";
 import { type AgentRow, findAgent } from "../agents/queries";
 import { teamIdsOfUser } from "../teams/queries";
 import type { ConversationScope } from "./access";
+import { assigneeActivity, labelActivity, statusActivity, teamActivity } from "./activity";
 import { changedAttributes, changeEvents, firstRow } from "./events";
 import { callerUserId } from "./policy";
 import {
@@ -74,7 +75,9 @@ export async function toggleStatus(
   if (handoff) {
     values.waitingSince = row.waitingSince ?? now;
   }
-  return save(scope, row, values);
+  const after = await save(scope, row, values);
+  await statusActivity(scope, row, after);
+  return after;
 }
 
 export const setPriority = (
@@ -101,15 +104,18 @@ export async function assign(
     const userId = input.assignee_id;
     if (userId === null) {
       await save(scope, row, { assigneeId: null });
+      await assigneeActivity(scope, row, null);
       return { kind: "agent", agent: null };
     }
     await checkAssignee(scope, row.inboxId, userId);
     await save(scope, row, { assigneeId: userId });
+    await assigneeActivity(scope, row, userId);
     return { kind: "agent", agent: (await findAgent(db, scope.account.id, userId)) ?? null };
   }
   if (input.team_id !== undefined) {
     const team = input.team_id === null ? null : await checkTeam(scope, input.team_id);
     await save(scope, row, { teamId: team?.id ?? null });
+    await teamActivity(scope, row, team?.id ?? null);
     return { kind: "team", team };
   }
   return { kind: "none" };
@@ -140,6 +146,7 @@ export async function setLabels(
   await commit(scope.deps, statements, events, {
     conversation: (r) => firstRow<ConversationRow>(r, statements.length - 1),
   });
+  await labelActivity(scope, row, before, wanted);
   return labelsOf(db, row.id);
 }
 
