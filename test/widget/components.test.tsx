@@ -51,7 +51,7 @@ afterEach(() => {
 describe("MessageBubble", () => {
   it("shows HTML in a message as text, and links as links with safe attributes", () => {
     const m = message({ content: `<img src=x onerror="alert(1)"> see https://example.com` });
-    view = show(() => <MessageBubble message={m} showSender />);
+    view = show(() => <MessageBubble message={m} showSender last />);
     expect(view.root.querySelector("img")).toBeNull();
     expect(view.root.textContent).toContain(`<img src=x onerror="alert(1)"> see`);
     const link = screen.getByRole("link", { name: "https://example.com" });
@@ -59,6 +59,7 @@ describe("MessageBubble", () => {
     expect(link.getAttribute("target")).toBe("_blank");
   });
 
+  // Issue 15: the name above the run, the avatar beside its last bubble (with the one time).
   it("names the agent with an avatar, and previews image attachments", () => {
     const m = message({
       content: null,
@@ -83,8 +84,9 @@ describe("MessageBubble", () => {
         },
       ],
     });
-    view = show(() => <MessageBubble message={m} showSender />);
-    expect(view.root.querySelector(".pw-sender")?.textContent).toBe("ALAda Lovelace");
+    view = show(() => <MessageBubble message={m} showSender last />);
+    expect(view.root.querySelector(".pw-sender")?.textContent).toBe("Ada Lovelace");
+    expect(view.root.querySelector(".pw-meta .pw-avatar")?.textContent).toBe("AL");
     const img = screen.getByRole("img", { name: "receipt.png" });
     expect(img.getAttribute("src")).toBe("https://files.example/a-thumb.png");
   });
@@ -101,12 +103,10 @@ describe("MessageList", () => {
     typing.value = "Alan Agent";
     await settle();
     const items = [...view.root.querySelectorAll(".pw-bubble")].map((b) => b.textContent);
-    expect(items).toEqual([
-      "Hello! How can we help?",
-      "Alan Agent: first",
-      "Alan Agent: second",
-      "on its way",
-    ]);
+    // Issue 15: the greeting is in the welcome card (with the tagline), not a bubble.
+    expect(view.root.querySelector(".pw-card")?.textContent).toContain("Hello! How can we help?");
+    expect(view.root.querySelector(".pw-card")?.textContent).toContain("We reply fast");
+    expect(items).toEqual(["Alan Agent: first", "Alan Agent: second", "on its way"]);
     expect(view.root.textContent).toContain("Waiting for the network…");
     expect(view.root.textContent).toContain("Alan Agent is typing…");
     expect(view.root.querySelector("[role=log]")?.getAttribute("aria-live")).toBe("polite");

@@ -92,6 +92,20 @@ describe("the loader", () => {
     expect(opened).toHaveBeenCalledOnce();
   });
 
+  it("closes the chat with Escape pressed on the launcher (issue 15)", async () => {
+    const { sdk, button, frame } = await boot();
+    const closed = vi.fn();
+    sdk.on("close", closed);
+    button.click();
+    expect((frame() as FakeFrame).style.display).toBe("block");
+    button.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    expect(closed).not.toHaveBeenCalled();
+    button.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    expect((frame() as FakeFrame).style.display).toBe("none");
+    expect(button.getAttribute("aria-expanded")).toBe("false");
+    expect(closed).toHaveBeenCalledOnce();
+  });
+
   it("hears only its own frame at the Parley origin", async () => {
     const { sdk, button, frame } = await boot();
     sdk.open();

@@ -1,4 +1,5 @@
-import { readableOn } from "../shared/contrast";
+import { brandShade } from "../shared/contrast";
+import { config } from "./config";
 import { dir, locale, t } from "./i18n";
 import { Conversation } from "./screens/Conversation";
 import { PreChatForm } from "./screens/PreChatForm";
@@ -10,14 +11,14 @@ import { loadError, settings } from "./state/ui";
 /** Screen switch from the stores (no router): loading, error, pre-chat form, conversation. */
 export function App() {
   const s = settings.value;
-  const style = s ? { "--pw-color": s.widget_color, "--pw-on": readableOn(s.widget_color) } : {};
+  const style = s ? { "--pw-color": brandShade(s.widget_color) } : {};
   const preChat =
     s?.pre_chat_form_enabled &&
     !session.value &&
     pending.value.length === 0 &&
     messages.value.length === 0;
   return (
-    <div class="pw" dir={dir.value} lang={locale.value} style={style}>
+    <div class="pw" dir={dir.value} lang={locale.value} style={style} data-theme={config.theme}>
       {loadError.value ? (
         <div class="pw-center" role="alert">
           <p>{t("load_error")}</p>

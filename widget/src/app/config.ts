@@ -7,6 +7,8 @@ export type Config = {
   locale: string | null;
   /** The host page's language, then the browser's. */
   lang: string;
+  /** "light" or "dark" from data-theme on the script tag; otherwise the system's scheme. */
+  theme?: string;
 };
 
 export const config: Config = {
@@ -22,6 +24,7 @@ export function configure(hash: string, fallbackLang: string) {
   config.parentOrigin = p.get("origin");
   config.locale = p.get("locale");
   config.lang = p.get("lang") || fallbackLang;
+  config.theme = p.get("theme") ?? undefined;
 }
 
 /** Embedded in a host page (as opposed to opened as a page of its own). */

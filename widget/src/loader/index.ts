@@ -12,6 +12,8 @@ type ParleySettings = {
   locale?: string;
   position?: "left" | "right";
   color?: string;
+  /** "light" or "dark"; by default the chat follows the visitor's system (prefers-color-scheme). */
+  theme?: string;
 };
 type SdkEvent = "ready" | "message" | "open" | "close";
 type Listener = (detail?: unknown) => void;
@@ -81,6 +83,10 @@ function start(settings: ParleySettings, inbox: string) {
     if (locale) {
       params.set("locale", locale);
     }
+    const theme = settings.theme ?? script?.dataset.theme;
+    if (theme) {
+      params.set("theme", theme);
+    }
     frame = createFrame(root, `${base}/frame#${params}`, labelsFor(locale ?? lang).title, side);
   }
 
@@ -132,6 +138,8 @@ function start(settings: ParleySettings, inbox: string) {
   }
 
   launcher.button.addEventListener("click", () => setOpen(!isOpen));
+  // Escape closes the chat from the launcher too, not only from inside the frame.
+  launcher.button.addEventListener("keydown", (e) => e.key === "Escape" && setOpen(false));
   for (const intent of ["pointerenter", "focus", "touchstart"]) {
     launcher.button.addEventListener(intent, load, { passive: true });
   }

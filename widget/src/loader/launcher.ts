@@ -1,4 +1,4 @@
-import { readableOn } from "../shared/contrast";
+import { brandShade } from "../shared/contrast";
 import { el, FIXED, icon } from "./dom";
 
 const CHAT = "M21 12a8 8 0 0 1-11.6 7.1L4 20.5l1.4-4.9A8 8 0 1 1 21 12z";
@@ -18,7 +18,7 @@ export type LauncherLabels = { open: string; close: string; unread: string };
 export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launcher {
   const button = el(
     "button",
-    `${FIXED}bottom:20px;${side}:20px;width:56px;height:56px;padding:0;border:0;border-radius:50%;cursor:pointer;display:flex;align-items:center;justify-content:center;box-shadow:0 4px 16px rgba(0,0,0,.25)`,
+    `${FIXED}bottom:20px;${side}:20px;width:56px;height:56px;padding:0;border:0;border-radius:50%;cursor:pointer;display:flex;align-items:center;justify-content:center;color:#fff;box-shadow:0 4px 16px rgba(0,0,0,.25)`,
     root,
   );
   button.type = "button";
@@ -59,8 +59,7 @@ export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launch
       update();
     },
     setColor(color) {
-      button.style.background = color;
-      button.style.color = readableOn(color);
+      button.style.background = brandShade(color);
     },
     setLabels(next) {
       labels = next;

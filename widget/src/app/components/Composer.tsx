@@ -1,26 +1,36 @@
-import { useEffect, useRef, useState } from "preact/hooks";
 import { t } from "../i18n";
 import { visitorTyping } from "../state/live";
 import { queueFile, queueText } from "../state/outbox";
-import { effect } from "../state/signal";
+import { effect, signal } from "../state/signal";
 import { focusRequest } from "../state/ui";
 import { Icon } from "./Icon";
 
+// One composer at a time: its state lives here, in signals, not in hooks (preact/hooks would
+// cost about 1 KB of the open chat's budget).
+const draft = signal("");
+const input: { current?: HTMLTextAreaElement | null } = {};
+const picker: { current?: HTMLInputElement | null } = {};
+
+effect(() => {
+  if (focusRequest.value > 0) {
+    input.current?.focus();
+  }
+});
+
+/** Shown after the chat was opened (and focus asked for): take the focus once it is on screen. */
+const bindInput = (el: HTMLTextAreaElement | null) => {
+  if (el && !input.current && focusRequest.peek() > 0) {
+    queueMicrotask(() => el.focus());
+  }
+  input.current = el;
+};
+
 /** Enter sends, Shift+Enter breaks the line; the visitor's typing is shown to agents. */
 export function Composer() {
-  const [text, setText] = useState("");
-  const input = useRef<HTMLTextAreaElement>(null);
-  const picker = useRef<HTMLInputElement>(null);
-
-  useEffect(
-    () =>
-      effect(() => {
-        if (focusRequest.value > 0) {
-          input.current?.focus();
-        }
-      }),
-    [],
-  );
+  const text = draft.value;
+  const setText = (value: string) => {
+    draft.value = value;
+  };
 
   const grow = () => {
     const el = input.current;
@@ -53,7 +63,7 @@ export function Composer() {
       </label>
       <textarea
         id="pw-input"
-        ref={input}
+        ref={bindInput}
         rows={1}
         dir="auto"
         maxLength={10000}
@@ -72,7 +82,9 @@ export function Composer() {
         }}
       />
       <input
-        ref={picker}
+        ref={(el) => {
+          picker.current = el;
+        }}
         type="file"
         class="pw-sr"
         tabIndex={-1}

@@ -1,12 +1,24 @@
-import { useState } from "preact/hooks";
 import { t } from "../i18n";
 import { EMAIL } from "../lib/prechat";
 import { saveEmail } from "../state/chat";
+import { signal } from "../state/signal";
+
+/** "Not now" hides the card for the rest of the visit. */
+export const emailDismissed = signal(false);
 
 /** After the first message, inboxes with email collection ask where to reach the visitor. */
+const typed = signal("");
+const invalid = signal(false);
+
 export function EmailCollect() {
-  const [email, setEmail] = useState("");
-  const [error, setError] = useState(false);
+  const email = typed.value;
+  const error = invalid.value;
+  const setEmail = (value: string) => {
+    typed.value = value;
+  };
+  const setError = (value: boolean) => {
+    invalid.value = value;
+  };
   return (
     <form
       class="pw-email"
@@ -27,12 +39,16 @@ export function EmailCollect() {
           type="email"
           autoComplete="email"
           value={email}
+          placeholder="you@example.com"
           aria-invalid={error}
           aria-describedby={error ? "pw-email-error" : undefined}
           onInput={(e) => setEmail(e.currentTarget.value)}
         />
         <button type="submit" class="pw-button">
           {t("save")}
+        </button>
+        <button type="button" class="pw-link" onClick={() => (emailDismissed.value = true)}>
+          {t("not_now")}
         </button>
       </div>
       {error && (

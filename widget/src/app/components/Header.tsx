@@ -5,7 +5,7 @@ import { isWithinWorkingHours } from "../lib/hours";
 import { settings } from "../state/ui";
 import { Icon } from "./Icon";
 
-/** Welcome title and tagline in the inbox's colour, the expected reply time, a close button. */
+/** The welcome title on the inbox's colour, the expected reply time, a close button. */
 export function Header() {
   const s = settings.value;
   if (!s) {
@@ -17,7 +17,7 @@ export function Header() {
     <header class="pw-head">
       <div class="pw-head-text">
         <h1 dir="auto">{s.welcome_title || s.name}</h1>
-        {s.welcome_tagline && <p dir="auto">{s.welcome_tagline}</p>}
+        {/* One line of reply time (the tagline is in the welcome card, not said twice). */}
         {available && t(replyKey) && (
           <p class="pw-status">
             <span class="pw-online" aria-hidden="true" />

@@ -10,11 +10,13 @@ type Props = {
   message: Message;
   /** First of a run of messages by the same sender: show who wrote it. */
   showSender: boolean;
+  /** Last of the run: its time, and the agent's avatar beside it (one per run, as in chat apps). */
+  last: boolean;
   /** Delivery state under the visitor's message. */
   footer?: ComponentChildren;
 };
 
-export function MessageBubble({ message, showSender, footer }: Props) {
+export function MessageBubble({ message, showSender, last, footer }: Props) {
   if (message.message_type === ACTIVITY) {
     return (
       <li class="pw-activity">
@@ -24,27 +26,30 @@ export function MessageBubble({ message, showSender, footer }: Props) {
   }
   const own = message.message_type === INCOMING;
   const sender = message.sender?.name || t("someone");
-  const time = formatTime(message.created_at, locale.value);
   return (
     <li class={own ? "pw-msg pw-own" : "pw-msg"}>
+      {/* The bubble's hidden prefix names the sender for screen readers: once, not twice. */}
       {!own && showSender && (
-        <div class="pw-sender">
-          <Avatar name={sender} url={message.sender?.avatar_url} />
-          <span>{sender}</span>
-        </div>
+        <span class="pw-sender" aria-hidden="true">
+          {sender}
+        </span>
       )}
       <div class="pw-bubble" dir="auto">
-        {/* Screen readers hear who wrote it even when the name is not shown. */}
         <span class="pw-sr">{own ? t("you") : sender}: </span>
-        {message.content && <RichText text={message.content} />}
+        {message.content && <RichText text={message.content} markdown={!own} />}
         {message.attachments.map((a) => (
           <AttachmentView key={a.id} attachment={a} />
         ))}
       </div>
-      <div class="pw-meta">
-        <time dateTime={new Date(message.created_at * 1000).toISOString()}>{time}</time>
-        {footer}
-      </div>
+      {(last || footer) && (
+        <div class="pw-meta">
+          {!own && <Avatar name={sender} url={message.sender?.avatar_url} />}
+          <time dateTime={new Date(message.created_at * 1000).toISOString()}>
+            {formatTime(message.created_at, locale.value)}
+          </time>
+          {footer}
+        </div>
+      )}
     </li>
   );
 }

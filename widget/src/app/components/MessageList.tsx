@@ -1,15 +1,18 @@
-import { useLayoutEffect, useRef } from "preact/hooks";
 import { INCOMING, type Message } from "../api/types";
-import { t } from "../i18n";
+import { locale, t } from "../i18n";
 import { loadOlder } from "../state/chat";
-import { agentLastSeenAt, hasOlder, messages, pending, typing } from "../state/conversation";
+import { agentLastSeenAt, hasOlder, messages, pending } from "../state/conversation";
 import { settings } from "../state/ui";
+import { Avatar } from "./Avatar";
 import { MessageBubble } from "./MessageBubble";
 import { PendingBubble } from "./PendingBubble";
 import { TypingIndicator } from "./TypingIndicator";
 
+const day = (m: Message | undefined) => m && new Date(m.created_at * 1000).toDateString();
+
+/** Who wrote it, and on which day: a run of messages shares one sender, one day. */
 const senderKey = (m: Message | undefined) =>
-  m ? `${m.message_type === INCOMING ? "me" : m.sender?.type}:${m.sender?.id}` : "";
+  m ? `${m.message_type === INCOMING ? "me" : m.sender?.type}:${m.sender?.id}:${day(m)}` : "";
 
 function deliveryOf(m: Message) {
   if (m.status === "failed") {
@@ -19,13 +22,23 @@ function deliveryOf(m: Message) {
   return <span>{t(read ? "read" : "sent")}</span>;
 }
 
+// One list at a time: where it is and whether it follows the end (no preact/hooks needed).
+const scroller: { current?: HTMLDivElement | null } = {};
+let pinned = true;
+
+const onScroll = () => {
+  const el = scroller.current;
+  if (el) {
+    pinned = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  }
+};
+
 /** The conversation as a live log; stays scrolled to the end unless the visitor scrolled up. */
 export function MessageList() {
-  const scroller = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
   const list = messages.value;
   const queue = pending.value;
-  const greeting = settings.value?.greeting_enabled ? settings.value.greeting_message : null;
+  const s = settings.value;
+  const greeting = s?.greeting_enabled && s.greeting_message;
   let lastOwn = -1;
   list.forEach((m, i) => {
     if (m.message_type === INCOMING) {
@@ -33,22 +46,22 @@ export function MessageList() {
     }
   });
 
-  useLayoutEffect(() => {
+  // After this render is in the DOM (before paint): stay at the end while pinned there.
+  queueMicrotask(() => {
     const el = scroller.current;
-    if (el && pinned.current) {
+    if (el && pinned) {
       el.scrollTop = el.scrollHeight;
     }
-  }, [list, queue, typing.value]);
-
-  const onScroll = () => {
-    const el = scroller.current;
-    if (el) {
-      pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-    }
-  };
+  });
 
   return (
-    <div class="pw-scroll" ref={scroller} onScroll={onScroll}>
+    <div
+      class="pw-scroll"
+      ref={(el) => {
+        scroller.current = el;
+      }}
+      onScroll={onScroll}
+    >
       {hasOlder.value && (
         <button type="button" class="pw-link pw-older" onClick={() => void loadOlder()}>
           {t("earlier")}
@@ -56,21 +69,32 @@ export function MessageList() {
       )}
       <div role="log" aria-live="polite" aria-label={t("messages")}>
         <ol class="pw-log">
-          {greeting && (
-            <li class="pw-msg">
-              <div class="pw-bubble" dir="auto">
-                {greeting}
-              </div>
+          {/* The welcome card: who answers here, and their greeting. */}
+          {s && (greeting || s.welcome_tagline) && (
+            <li class="pw-card" dir="auto">
+              <Avatar name={s.name} />
+              <b>{s.name}</b>
+              <p>{s.welcome_tagline}</p>
+              <p>{greeting}</p>
             </li>
           )}
-          {list.map((m, i) => (
+          {list.map((m, i) => [
+            day(m) !== day(list[i - 1]) && (
+              <li key={day(m)} class="pw-activity">
+                {new Date(m.created_at * 1000).toLocaleDateString(locale.value, {
+                  month: "long",
+                  day: "numeric",
+                })}
+              </li>
+            ),
             <MessageBubble
               key={m.id}
               message={m}
               showSender={senderKey(m) !== senderKey(list[i - 1])}
+              last={senderKey(m) !== senderKey(list[i + 1])}
               footer={i === lastOwn && queue.length === 0 ? deliveryOf(m) : undefined}
-            />
-          ))}
+            />,
+          ])}
           {queue.map((p) => (
             <PendingBubble key={p.echo_id} item={p} />
           ))}

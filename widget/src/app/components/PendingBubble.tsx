@@ -2,7 +2,10 @@ import { t } from "../i18n";
 import type { Pending } from "../state/conversation";
 import { retry } from "../state/outbox";
 
-/** A message on its way: sending, waiting for the network, or failed with a retry. */
+/**
+ * A message on its way: sending, waiting for the network, held back by the rate limit (it says
+ * so, and goes out after Retry-After), or failed with a retry.
+ */
 export function PendingBubble({ item }: { item: Pending }) {
   return (
     <li class="pw-msg pw-own pw-pending" data-state={item.state}>
@@ -18,7 +21,7 @@ export function PendingBubble({ item }: { item: Pending }) {
             </button>
           </>
         ) : (
-          <span>{t(item.state === "sending" ? "sending" : "queued")}</span>
+          <span>{t(item.state)}</span>
         )}
       </div>
     </li>

@@ -1,6 +1,6 @@
 import { INCOMING } from "../api/types";
 import { Composer } from "../components/Composer";
-import { EmailCollect } from "../components/EmailCollect";
+import { EmailCollect, emailDismissed } from "../components/EmailCollect";
 import { Header } from "../components/Header";
 import { MessageList } from "../components/MessageList";
 import { Notices } from "../components/Notices";
@@ -16,6 +16,8 @@ export function Conversation() {
     session.value &&
     !session.value.email &&
     pending.value.length === 0 &&
+    !resolved.value &&
+    !emailDismissed.value &&
     messages.value.some((m) => m.message_type === INCOMING);
   return (
     <>

@@ -1,10 +1,15 @@
-import { useMemo, useState } from "preact/hooks";
 import type { ContactInput } from "../api/types";
 import { Header } from "../components/Header";
 import { t } from "../i18n";
 import { preChatForm, validatePreChat } from "../lib/prechat";
 import { submitPreChat } from "../state/chat";
+import { signal } from "../state/signal";
 import { settings } from "../state/ui";
+
+// The form's state, in signals (one form at a time; no preact/hooks in the bundle).
+const typedValues = signal<ContactInput>({});
+const typedMessage = signal("");
+const shownErrors = signal<Record<string, string>>({});
 
 const TYPES = { name: "text", email: "email", phone_number: "tel" } as const;
 const LABELS = { name: "name", email: "email", phone_number: "phone" } as const;
@@ -12,13 +17,25 @@ const AUTOCOMPLETE = { name: "name", email: "email", phone_number: "tel" } as co
 
 /** Name / email (as the inbox asks) and the first message, before the conversation starts. */
 export function PreChatForm() {
-  const form = useMemo(() => preChatForm(settings.value?.pre_chat_form_options ?? {}), []);
-  const [values, setValues] = useState<ContactInput>({});
-  const [message, setMessage] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = preChatForm(settings.value?.pre_chat_form_options ?? {});
+  const values = typedValues.value;
+  const message = typedMessage.value;
+  const errors = shownErrors.value;
+  const setValues = (v: ContactInput) => {
+    typedValues.value = v;
+  };
+  const setMessage = (v: string) => {
+    typedMessage.value = v;
+  };
+  const setErrors = (v: Record<string, string>) => {
+    shownErrors.value = v;
+  };
 
   const submit = (e: Event) => {
     e.preventDefault();
+    // What was typed up to now, not as of the last render (a submit can come before it).
+    const values = typedValues.value;
+    const message = typedMessage.value;
     const found: Record<string, string> = validatePreChat(form.fields, values);
     if (!message.trim()) {
       found.message = "required";
@@ -61,7 +78,7 @@ export function PreChatForm() {
               autoComplete={AUTOCOMPLETE[f.key]}
               required={f.required}
               value={values[f.key] ?? ""}
-              onInput={(e) => setValues({ ...values, [f.key]: e.currentTarget.value })}
+              onInput={(e) => setValues({ ...typedValues.value, [f.key]: e.currentTarget.value })}
             />,
           ),
         )}

@@ -7,7 +7,8 @@ export type Pending = {
   echo_id: string;
   content: string;
   created_at: number;
-  state: "sending" | "queued" | "failed";
+  /** limited: held back by the rate limit (429) until Retry-After, though online. */
+  state: "sending" | "queued" | "limited" | "failed";
   /** A send failed without an answer: it may have landed, check before sending again. */
   uncertain?: boolean;
   /** Files are not persisted: a reload drops an unsent attachment (the text survives). */

@@ -80,7 +80,7 @@ async function drain() {
         return;
       }
       if (err instanceof ApiError && err.status === 429) {
-        updatePending(item.echo_id, { state: "queued" });
+        updatePending(item.echo_id, { state: "limited" });
         later(Math.max(1, err.retryAfter) * 1000);
         return;
       }

@@ -1,0 +1,200 @@
+// Issue 15, point 1: the designed look (markdown, runs, days, brand shade, theme, email card).
+import { fireEvent, screen } from "@testing-library/preact";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { App } from "../../widget/src/app/App";
+import type { InboxSettings } from "../../widget/src/app/api/types";
+import { MessageList } from "../../widget/src/app/components/MessageList";
+import { RichText } from "../../widget/src/app/components/RichText";
+import { config, configure } from "../../widget/src/app/config";
+import { resetChat } from "../../widget/src/app/state/chat";
+import { mergeMessages, status } from "../../widget/src/app/state/conversation";
+import { saveSession } from "../../widget/src/app/state/session";
+import { settings } from "../../widget/src/app/state/ui";
+import { brandShade } from "../../widget/src/shared/contrast";
+import { fakeApi, message, settle, show } from "./support";
+
+const SETTINGS: InboxSettings = {
+  identifier: "inbox-1",
+  name: "Acme",
+  timezone: "UTC",
+  working_hours: [],
+  working_hours_enabled: false,
+  csat_survey_enabled: false,
+  greeting_enabled: true,
+  greeting_message: "Hello! How can we help?",
+  welcome_title: "Hi there",
+  welcome_tagline: "We usually reply in a few minutes.",
+  widget_color: "#1f93ff",
+  enable_email_collect: true,
+  pre_chat_form_enabled: false,
+  pre_chat_form_options: {},
+  reply_time: "in_a_few_minutes",
+  out_of_office_message: null,
+  identity_validation_enabled: false,
+  channel_type: "Channel::WebWidget",
+  locale: null,
+};
+
+let view: ReturnType<typeof show> | undefined;
+
+beforeEach(() => {
+  configure("#inbox=inbox-1", "en");
+  resetChat();
+  settings.value = SETTINGS;
+});
+
+afterEach(() => {
+  view?.cleanup();
+  view = undefined;
+  vi.unstubAllGlobals();
+});
+
+/** WCAG contrast of white on an rgb(r,g,b) colour. */
+function whiteContrast(rgb: string) {
+  const [r, g, b] = (rgb.match(/\d+/g) ?? []).map((c) => {
+    const s = Number(c) / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05);
+}
+
+describe("the brand colour", () => {
+  it("is deepened in its own hue until white text reads (4.5:1), never given black text", () => {
+    for (const brand of ["#1f93ff", "#ffeb3b", "#22c55e", "#ffffff", "#ff5a5f"]) {
+      const shade = brandShade(brand);
+      expect(whiteContrast(shade), brand).toBeGreaterThanOrEqual(4.5);
+    }
+    // A dark brand stays exactly as it is.
+    expect(brandShade("#123456")).toBe("rgb(18,52,86)");
+    // The hue is kept: blue stays blue.
+    const [r, g, b] = (brandShade("#1f93ff").match(/\d+/g) ?? []).map(Number) as number[];
+    expect(b).toBeGreaterThan(g as number);
+    expect(g).toBeGreaterThan(r as number);
+  });
+});
+
+describe("agents' markdown", () => {
+  it("renders bold, italic, code, https links and bullets as elements, nothing else", () => {
+    view = show(() => (
+      <RichText
+        markdown
+        text={
+          "**Bold** and *it* and _also_ and `x = 1` and [docs](https://example.com/d)\n- one\n- two\nsnake_case_name <b>no</b> [bad](javascript:alert(1))"
+        }
+      />
+    ));
+    const root = view.root;
+    expect(root.querySelector("b")?.textContent).toBe("Bold");
+    expect([...root.querySelectorAll("i")].map((i) => i.textContent)).toEqual(["it", "also"]);
+    expect(root.querySelector("code")?.textContent).toBe("x = 1");
+    const link = screen.getByRole("link", { name: "docs" });
+    expect(link.getAttribute("href")).toBe("https://example.com/d");
+    expect(link.getAttribute("rel")).toBe("noopener noreferrer nofollow");
+    expect(root.textContent).toContain("• one\n• two");
+    expect(root.textContent).toContain("snake_case_name <b>no</b> [bad](javascript:alert(1))");
+    expect(root.querySelectorAll("b")).toHaveLength(1);
+    expect(root.querySelectorAll("a")).toHaveLength(1);
+  });
+
+  it("is for agents only: the visitor's own text stays literal", () => {
+    view = show(() => <RichText text="**not bold**" />);
+    expect(view.root.querySelector("b")).toBeNull();
+    expect(view.root.textContent).toBe("**not bold**");
+  });
+});
+
+describe("the message list", () => {
+  it("shows one time and one avatar per run, the name once, and a separator per day", async () => {
+    const day1 = 1_700_000_000;
+    const day2 = day1 + 86_400 * 2;
+    view = show(() => <MessageList />);
+    mergeMessages([
+      message({ id: 1, seq: 1, created_at: day1, content: "a" }),
+      message({ id: 2, seq: 2, created_at: day1 + 5, content: "b" }),
+      message({ id: 3, seq: 3, created_at: day1 + 9, content: "mine", message_type: 0 }),
+      message({ id: 4, seq: 4, created_at: day2, content: "c" }),
+    ]);
+    await settle();
+    const items = [...view.root.querySelectorAll(".pw-log > li")].map((li) => ({
+      cls: li.className,
+      sender: li.querySelector(".pw-sender")?.textContent ?? null,
+      time: Boolean(li.querySelector("time")),
+      avatar: Boolean(li.querySelector(".pw-meta .pw-avatar")),
+    }));
+    expect(items.map((i) => i.cls)).toEqual([
+      "pw-card",
+      "pw-activity",
+      "pw-msg",
+      "pw-msg",
+      "pw-msg pw-own",
+      "pw-activity",
+      "pw-msg",
+    ]);
+    const bubbles = items.filter((i) => i.cls.startsWith("pw-msg"));
+    expect(bubbles.map((i) => i.sender)).toEqual(["Alan Agent", null, null, "Alan Agent"]);
+    expect(bubbles.map((i) => i.time)).toEqual([false, true, true, true]);
+    expect(bubbles.map((i) => i.avatar)).toEqual([false, true, false, true]);
+  });
+});
+
+describe("the header and the welcome card", () => {
+  it("says the reply time once; the card has the inbox, the tagline and the greeting", async () => {
+    view = show(() => <App />);
+    await settle();
+    const text = view.root.textContent ?? "";
+    expect(text.match(/repl/gi)).toHaveLength(2); // the tagline once, the reply-time line once
+    expect(view.root.querySelector(".pw-head")?.textContent).not.toContain("We usually reply");
+    const card = view.root.querySelector(".pw-card");
+    expect(card?.textContent).toContain("Acme");
+    expect(card?.textContent).toContain("Hello! How can we help?");
+  });
+
+  it("takes data-theme from the loader, or follows the system without it", async () => {
+    view = show(() => <App />);
+    await settle();
+    expect(view.root.querySelector(".pw")?.hasAttribute("data-theme")).toBe(false);
+    view.cleanup();
+    configure("#inbox=inbox-1&theme=dark", "en");
+    expect(config.theme).toBe("dark");
+    view = show(() => <App />);
+    await settle();
+    expect(view.root.querySelector(".pw")?.getAttribute("data-theme")).toBe("dark");
+  });
+});
+
+describe("the email card", () => {
+  beforeEach(() => {
+    saveSession({
+      sourceId: "s",
+      pubsubToken: "t",
+      identifier: null,
+      email: null,
+      conversationId: 3,
+    });
+    mergeMessages([message({ id: 1, seq: 1, content: "hi", message_type: 0 })]);
+  });
+
+  it("is labelled, has a placeholder, and can be dismissed", async () => {
+    fakeApi(() => new Promise(() => {}));
+    view = show(() => <App />);
+    await settle();
+    const input = screen.getByLabelText("Get notified by email");
+    expect(input.getAttribute("placeholder")).toBe("you@example.com");
+    fireEvent.click(screen.getByRole("button", { name: "Not now" }));
+    await settle();
+    expect(view.root.querySelector(".pw-email")).toBeNull();
+  });
+
+  it("is gone once the conversation has ended", async () => {
+    const { emailDismissed } = await import("../../widget/src/app/components/EmailCollect");
+    emailDismissed.value = false;
+    status.value = "resolved";
+    view = show(() => <App />);
+    await settle();
+    expect(view.root.textContent).toContain("This conversation has ended.");
+    expect(view.root.querySelector(".pw-email")).toBeNull();
+    status.value = "open";
+    await settle();
+    expect(view.root.querySelector(".pw-email")).not.toBeNull();
+  });
+});
