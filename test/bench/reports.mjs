@@ -21,6 +21,7 @@ const rollups = (dimension, idExpr) =>
     ["hour", "e.created_at - e.created_at % 3600"],
     ["day", "e.created_at - e.created_at % 86400"],
     ["month", "CAST(strftime('%s', e.created_at, 'unixepoch', 'start of month') AS INTEGER)"],
+    ["year", "CAST(strftime('%s', e.created_at, 'unixepoch', 'start of year') AS INTEGER)"],
   ]
     .map(
       ([grain, period]) => `INSERT INTO reporting_rollups

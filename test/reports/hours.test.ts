@@ -121,14 +121,24 @@ describe("report ranges", () => {
   });
 
   it("reads a nearly whole unit as the unit less the rest", () => {
-    // A leap year from 01:00 to 23:00 the day before its end: twelve months, less one day and
-    // two hours.
+    // A leap year from 01:00 to 23:00 the day before its end: the year, less one day and two
+    // hours.
     expect(planRange({ from: at("2024-01-01T01:00:00Z"), to: at("2024-12-30T23:00:00Z") })).toEqual(
       [
         read("hour", "2024-01-01T00:00:00Z", "2024-01-01T01:00:00Z", -1),
         read("hour", "2024-12-30T23:00:00Z", "2024-12-31T00:00:00Z", -1),
         read("day", "2024-12-31T00:00:00Z", "2025-01-01T00:00:00Z", -1),
-        read("month", "2024-01-01T00:00:00Z", "2025-01-01T00:00:00Z"),
+        read("year", "2024-01-01T00:00:00Z", "2025-01-01T00:00:00Z"),
+      ],
+    );
+  });
+
+  it("reads whole years from year rows and the months around them", () => {
+    expect(planRange({ from: at("2023-12-01T00:00:00Z"), to: at("2025-02-01T00:00:00Z") })).toEqual(
+      [
+        read("month", "2023-12-01T00:00:00Z", "2024-01-01T00:00:00Z"),
+        read("month", "2025-01-01T00:00:00Z", "2025-02-01T00:00:00Z"),
+        read("year", "2024-01-01T00:00:00Z", "2025-01-01T00:00:00Z"),
       ],
     );
   });

@@ -2,12 +2,7 @@ import { env } from "cloudflare:test";
 import { type SQL, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../worker/db/client";
-import {
-  periodSeries,
-  rawEventsQuery,
-  rawTotalsQuery,
-  rollupTotals,
-} from "../../worker/modules/reports/queries";
+import { localDays, signedTotals } from "../../worker/modules/reports/queries";
 import { businessClock } from "../../worker/modules/reports/queries.calendar";
 import { hasFact, lastFactAt } from "../../worker/modules/reports/queries.facts";
 
@@ -29,35 +24,61 @@ async function plan(query: SQL | { toSQL(): { sql: string; params: unknown[] } }
 
 // Report reads stay flat with the data: each is an index range, never a scan of a table.
 describe("report query plans", () => {
-  it.each(["hour", "day", "month"] as const)(
+  it.each(["hour", "day", "month", "year"] as const)(
     "summaries read %s rollups by their primary key",
     async (grain) => {
-      const q = rollupTotals(db, 1, "user", grain, ["first_response", "reply_time"], span);
-      const p = await plan(q);
-      expect(p).toMatch(
-        /SEARCH reporting_rollups USING (PRIMARY KEY|INDEX sqlite_autoindex_reporting_rollups_1)/,
-      );
-      expect(p).not.toMatch(/SCAN reporting_rollups/);
+      for (const id of [undefined, 2]) {
+        const q = signedTotals(
+          db,
+          1,
+          "user",
+          ["first_response", "reply_time"],
+          [
+            { source: grain, span, sign: 1 },
+            { source: grain, span, sign: -1 },
+          ],
+          id,
+        );
+        const p = await plan(q);
+        expect(p).toMatch(
+          /SEARCH reporting_rollups USING (PRIMARY KEY|INDEX sqlite_autoindex_reporting_rollups_1|COVERING INDEX reporting_rollups_series_by_id)/,
+        );
+        expect(p).not.toMatch(/SCAN reporting_rollups/);
+      }
     },
   );
 
-  it("a time series reads the series index", async () => {
-    const p = await plan(periodSeries(db, 1, "user", 2, "day", "first_response", span));
-    expect(p).toMatch(
-      /SEARCH reporting_rollups USING COVERING INDEX reporting_rollups_series_by_id/,
-    );
-  });
+  it.each(["hour", "day"] as const)(
+    "a time series reads %s rows by the series index",
+    async (grain) => {
+      for (const wholeHoursOnly of [false, true]) {
+        const q = localDays(db, 1, "user", 2, "first_response", -18_000, [
+          { source: grain, span, wholeHoursOnly },
+        ]);
+        const p = await plan(q);
+        expect(p).toMatch(
+          /SEARCH reporting_rollups USING COVERING INDEX reporting_rollups_series_by_id/,
+        );
+        expect(p).not.toMatch(/SCAN reporting_rollups/);
+      }
+    },
+  );
 
-  it("the edge days read raw events by account, name and time", async () => {
-    for (const q of [
-      rawTotalsQuery(1, "user", ["first_response"], span),
-      rawEventsQuery(1, "team", 3, "reply_time", span),
-    ]) {
-      const p = await plan(q);
-      expect(p).toMatch(
-        /SEARCH reporting_events USING INDEX reporting_events_account_name_created/,
-      );
-      expect(p).not.toMatch(/SCAN reporting_events/);
+  it("the edges and split hours read raw events by account, name and time", async () => {
+    for (const dimension of ["user", "label"] as const) {
+      for (const q of [
+        signedTotals(db, 1, dimension, ["first_response"], [{ source: "raw", span, sign: -1 }]),
+        localDays(db, 1, dimension, 3, "reply_time", 19_800, [
+          { source: "raw", span },
+          { source: "split", span, every: 86_400 },
+        ]),
+      ]) {
+        const p = await plan(q);
+        expect(p).toMatch(
+          /SEARCH reporting_events USING INDEX reporting_events_account_name_created/,
+        );
+        expect(p).not.toMatch(/SCAN reporting_events/);
+      }
     }
   });
 

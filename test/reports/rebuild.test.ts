@@ -110,5 +110,5 @@ it("reports:rebuild recomputes what the pipeline recorded, rollups included", as
   const labelled = (rows: typeof recordedRollups) =>
     rows.filter((r) => r.dimension === "label" && r.metric === "conversation_labelled");
   expect(labelled(await rollups(A))).toEqual(labelled(recordedRollups));
-  expect(labelled(recordedRollups)).toHaveLength(3); // its hour, day and month
+  expect(labelled(recordedRollups)).toHaveLength(4); // its hour, day, month and year
 });

@@ -47,10 +47,10 @@ export const ROLLUP_DIMENSIONS = ["account", "user", "team", "inbox", "label"] a
 export type RollupDimension = (typeof ROLLUP_DIMENSIONS)[number];
 
 /**
- * Sums of reporting events per account, UTC hour, day or month, metric (event name) and dimension
- * (the account itself with id 0, a user, team, inbox or label). Maintained by a trigger on
- * reporting_events (migrations 0012, 0015), so every writer, the rebuild included, keeps them
- * exact in the same batch as the event. Stored WITHOUT ROWID (migration 0015: drizzle cannot
+ * Sums of reporting events per account, UTC hour, day, month or year, metric (event name) and
+ * dimension (the account itself with id 0, a user, team, inbox or label). Maintained by a trigger
+ * on reporting_events (migrations 0012 to 0021), so every writer, the rebuild included, keeps
+ * them exact in the same batch as the event. Stored WITHOUT ROWID (migration 0015: drizzle cannot
  * declare it), so a summary's range of periods is one contiguous read.
  */
 export const reportingRollups = sqliteTable(
@@ -60,11 +60,11 @@ export const reportingRollups = sqliteTable(
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
     dimension: text("dimension").$type<RollupDimension>().notNull(),
-    /** "hour", "day" or "month": a year reads ~12 month rows per key; hours serve the edges
-     * of a range and local days at a whole-hour timezone offset. */
-    grain: text("grain").$type<"hour" | "day" | "month">().notNull(),
+    /** "hour", "day", "month" or "year": a calendar year is one row per key; hours serve the
+     * edges of a range and local days at a timezone offset. */
+    grain: text("grain").$type<"hour" | "day" | "month" | "year">().notNull(),
     metric: text("metric").notNull(),
-    /** Unix seconds of the UTC day's or month's start. */
+    /** Unix seconds of the UTC hour's, day's, month's or year's start. */
     period: integer("period").notNull(),
     dimensionId: integer("dimension_id").notNull(),
     count: integer("count").notNull().default(0),

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
   accountUsers,
@@ -12,42 +12,18 @@ import {
   teams,
   users,
 } from "../../db/schema";
-import type { Grain, Span } from "./range";
+import type { Grain, SeriesPiece, Source, Span } from "./range";
 
 /** Sums of one metric for one id of a dimension. */
 export type Totals = { id: number; metric: string; count: number; sum: number; sumBh: number };
 
-const sums = {
-  count: sql<number>`SUM(${reportingRollups.count})`.mapWith(Number),
-  sum: sql<number>`SUM(${reportingRollups.sumValue})`.mapWith(Number),
-  sumBh: sql<number>`SUM(${reportingRollups.sumValueInBusinessHours})`.mapWith(Number),
-};
+/** One signed piece of a range: rollups of a grain, or raw events (docs/reports.md). */
+export type Piece = { source: Source; span: Span; sign: 1 | -1 };
 
-/** Rollups of one grain over one span of periods, per id and metric (primary-key range scan). */
-export const rollupTotals = (
-  db: Db,
-  accountId: number,
-  dimension: RollupDimension,
-  grain: Grain,
-  metrics: string[],
-  span: Span,
-  id?: number,
-) =>
-  db
-    .select({ id: reportingRollups.dimensionId, metric: reportingRollups.metric, ...sums })
-    .from(reportingRollups)
-    .where(
-      and(
-        eq(reportingRollups.accountId, accountId),
-        eq(reportingRollups.dimension, dimension),
-        eq(reportingRollups.grain, grain),
-        inArray(reportingRollups.metric, metrics),
-        gte(reportingRollups.period, span.from),
-        lt(reportingRollups.period, span.to),
-        id === undefined ? undefined : eq(reportingRollups.dimensionId, id),
-      ),
-    )
-    .groupBy(reportingRollups.dimensionId, reportingRollups.metric);
+/** D1 refuses a compound SELECT of more than five terms: pieces are unioned five at a time. */
+export const MAX_UNION = 5;
+
+const R = reportingRollups;
 
 /** The id a raw event counts under, per dimension (labels: the conversation's current ones). */
 const rawId: Record<RollupDimension, SQL> = {
@@ -64,76 +40,113 @@ const labelJoin = sql`JOIN ${labels} l ON l.account_id = ${reportingEvents.accou
     SELECT 1 FROM ${conversationLabels} cl
     WHERE cl.conversation_id = ${reportingEvents.conversationId} AND cl.title = l.title)))`;
 
-/** Raw reporting events of a span (a range's partial edge days), summed like rollups. */
-export const rawTotals = (db: Db, ...args: Parameters<typeof rawTotalsQuery>) =>
-  db.all<Totals>(rawTotalsQuery(...args));
+/** The union's arms' signed count and sums (n, v, b), added up. */
+const signedSums = {
+  count: sql<number>`SUM(n)`.mapWith(Number),
+  sum: sql<number>`SUM(v)`.mapWith(Number),
+  sumBh: sql<number>`SUM(b)`.mapWith(Number),
+};
 
-export function rawTotalsQuery(
+/** Rollup rows of one grain in a span (primary-key range: account, dimension, grain, metric). */
+const rollupWhere = (
+  accountId: number,
+  dimension: RollupDimension,
+  grain: Grain,
+  metrics: string[],
+  span: Span,
+  id?: number,
+) => sql`${R.accountId} = ${accountId} AND ${R.dimension} = ${dimension} AND ${R.grain} = ${grain}
+  AND ${inArray(R.metric, metrics)} AND ${R.period} >= ${span.from} AND ${R.period} < ${span.to}
+  ${id === undefined ? sql`` : sql`AND ${R.dimensionId} = ${id}`}`;
+
+/** Raw events of a span, as the rollups would count them (the join for labels). */
+const rawFrom = (
   accountId: number,
   dimension: RollupDimension,
   metrics: string[],
   span: Span,
   id?: number,
+) => sql`FROM ${reportingEvents} ${dimension === "label" ? labelJoin : sql``}
+  WHERE ${reportingEvents.accountId} = ${accountId} AND ${inArray(reportingEvents.name, metrics)}
+    AND ${reportingEvents.createdAt} >= ${span.from} AND ${reportingEvents.createdAt} < ${span.to}
+    AND ${rawId[dimension]} IS NOT NULL
+    ${id === undefined ? sql`` : sql`AND ${rawId[dimension]} = ${id}`}`;
+
+/**
+ * Up to five signed pieces summed per id and metric in one statement, so a summary's pieces
+ * (months, less edge days and hours, plus raw minutes) come back as one row per id and metric.
+ */
+export function signedTotals(
+  db: Db,
+  accountId: number,
+  dimension: RollupDimension,
+  metrics: string[],
+  pieces: Piece[],
+  id?: number,
 ) {
-  const idExpr = rawId[dimension];
-  const join = dimension === "label" ? labelJoin : sql``;
-  const only = id === undefined ? sql`` : sql`AND ${idExpr} = ${id}`;
-  return sql`SELECT ${idExpr} AS id, ${reportingEvents.name} AS metric,
-      COUNT(*) AS count, SUM(${reportingEvents.value}) AS sum,
-      SUM(${reportingEvents.valueInBusinessHours}) AS sumBh
-    FROM ${reportingEvents} ${join}
-    WHERE ${reportingEvents.accountId} = ${accountId}
-      AND ${inArray(reportingEvents.name, metrics)}
-      AND ${reportingEvents.createdAt} >= ${span.from} AND ${reportingEvents.createdAt} < ${span.to}
-      AND ${idExpr} IS NOT NULL ${only}
-    GROUP BY 1, 2`;
+  const arms = pieces.map(({ source, span, sign }) => {
+    const s = sql.raw(String(sign));
+    return source === "raw"
+      ? sql`SELECT ${rawId[dimension]} AS id, ${reportingEvents.name} AS metric, ${s} AS n,
+          ${s} * ${reportingEvents.value} AS v, ${s} * ${reportingEvents.valueInBusinessHours} AS b
+          ${rawFrom(accountId, dimension, metrics, span, id)}`
+      : sql`SELECT ${R.dimensionId} AS id, ${R.metric} AS metric, ${s} * ${R.count} AS n,
+          ${s} * ${R.sumValue} AS v, ${s} * ${R.sumValueInBusinessHours} AS b
+          FROM ${R} WHERE ${rollupWhere(accountId, dimension, source, metrics, span, id)}`;
+  });
+  // A select builder over the union (not db.all): drizzle batches only prepared builders.
+  return db
+    .select({ id: sql<number>`id`, metric: sql<string>`metric`, ...signedSums })
+    .from(sql`(${sql.join(arms, sql` UNION ALL `)})`)
+    .groupBy(sql`id, metric`);
 }
 
-/** Rollups of one id and metric per period of `grain` (a time series' whole hours or days). */
-export const periodSeries = (
+/** A local day's start (UTC seconds) at `offset` seconds east of UTC, as SQL over `t`. */
+const localDay = (t: SQL, offset: number) => {
+  const o = sql.raw(String(offset));
+  return sql`((${t}) + ${o}) - (((${t}) + ${o}) % 86400) - ${o}`;
+};
+
+/** Sums of one metric per local day (at `offset`) over up to five pieces of a time series. */
+export type DaySums = { day: number; count: number; sum: number; sumBh: number };
+
+/** A time series' pieces (range.ts: seriesPieces) summed per local day at `offset`. */
+export function localDays(
   db: Db,
   accountId: number,
   dimension: RollupDimension,
   id: number,
-  grain: Grain,
   metric: string,
-  span: Span,
-) =>
-  db
-    .select({ period: reportingRollups.period, ...sums })
-    .from(reportingRollups)
-    .where(
-      and(
-        eq(reportingRollups.dimensionId, id),
-        eq(reportingRollups.accountId, accountId),
-        eq(reportingRollups.dimension, dimension),
-        eq(reportingRollups.grain, grain),
-        eq(reportingRollups.metric, metric),
-        gte(reportingRollups.period, span.from),
-        lt(reportingRollups.period, span.to),
-      ),
-    )
-    .groupBy(reportingRollups.period);
-
-/** Raw events of one id and metric in a span, one row each (series edges, local-day buckets). */
-export const rawEvents = (db: Db, ...args: Parameters<typeof rawEventsQuery>) =>
-  db.all<{ at: number; value: number; bh: number }>(rawEventsQuery(...args));
-
-export function rawEventsQuery(
-  accountId: number,
-  dimension: RollupDimension,
-  id: number,
-  metric: string,
-  span: Span,
+  offset: number,
+  pieces: SeriesPiece[],
 ) {
-  const join = dimension === "label" ? labelJoin : sql``;
-  return sql`SELECT
-      ${reportingEvents.createdAt} AS at, ${reportingEvents.value} AS value,
-      ${reportingEvents.valueInBusinessHours} AS bh
-    FROM ${reportingEvents} ${join}
-    WHERE ${reportingEvents.accountId} = ${accountId} AND ${reportingEvents.name} = ${metric}
-      AND ${reportingEvents.createdAt} >= ${span.from} AND ${reportingEvents.createdAt} < ${span.to}
-      AND ${rawId[dimension]} = ${id}`;
+  const E = reportingEvents;
+  const arms = pieces.map((p) => {
+    if (p.source === "raw") {
+      return sql`SELECT ${localDay(sql`${E.createdAt}`, offset)} AS day, 1 AS n, ${E.value} AS v,
+        ${E.valueInBusinessHours} AS b ${rawFrom(accountId, dimension, [metric], p.span, id)}`;
+    }
+    if (p.source === "split") {
+      // One index range per split hour (a recursive list of their starts), not a scan of the span.
+      return sql`SELECT ${localDay(sql`${E.createdAt}`, offset)} AS day, 1 AS n, ${E.value} AS v,
+        ${E.valueInBusinessHours} AS b FROM (WITH RECURSIVE s(h) AS (SELECT ${p.span.from}
+          UNION ALL SELECT h + ${p.every} FROM s WHERE h + ${p.every} < ${p.span.to}) SELECT h FROM s) s
+        JOIN ${E} ON ${E.accountId} = ${accountId} AND ${E.name} = ${metric}
+          AND ${E.createdAt} >= s.h AND ${E.createdAt} < s.h + 3600
+        ${dimension === "label" ? labelJoin : sql``}
+        WHERE ${rawId[dimension]} = ${id}`;
+    }
+    const whole = p.wholeHoursOnly
+      ? sql`AND ${localDay(sql`${R.period}`, offset)} = ${localDay(sql`${R.period} + 3599`, offset)}`
+      : sql``;
+    return sql`SELECT ${localDay(sql`${R.period}`, offset)} AS day, ${R.count} AS n,
+      ${R.sumValue} AS v, ${R.sumValueInBusinessHours} AS b FROM ${R}
+      WHERE ${R.dimensionId} = ${id} AND ${rollupWhere(accountId, dimension, p.source, [metric], p.span)} ${whole}`;
+  });
+  return db
+    .select({ day: sql<number>`day`.mapWith(Number), ...signedSums })
+    .from(sql`(${sql.join(arms, sql` UNION ALL `)})`)
+    .groupBy(sql`day`);
 }
 
 /** Every member of the account (E17 lists each, zeros included), in id order. */
@@ -143,32 +156,28 @@ export const accountMembers = (db: Db, accountId: number) =>
     .from(accountUsers)
     .innerJoin(users, eq(users.id, accountUsers.userId))
     .where(eq(accountUsers.accountId, accountId))
-    .orderBy(asc(users.id))
-    .all();
+    .orderBy(asc(users.id));
 
 export const accountTeams = (db: Db, accountId: number) =>
   db
     .select({ id: teams.id, name: teams.name })
     .from(teams)
     .where(eq(teams.accountId, accountId))
-    .orderBy(asc(teams.id))
-    .all();
+    .orderBy(asc(teams.id));
 
 export const accountInboxes = (db: Db, accountId: number) =>
   db
     .select({ id: inboxes.id, name: inboxes.name })
     .from(inboxes)
     .where(eq(inboxes.accountId, accountId))
-    .orderBy(asc(inboxes.id))
-    .all();
+    .orderBy(asc(inboxes.id));
 
 export const accountLabels = (db: Db, accountId: number) =>
   db
     .select({ id: labels.id, name: labels.title })
     .from(labels)
     .where(eq(labels.accountId, accountId))
-    .orderBy(asc(labels.id))
-    .all();
+    .orderBy(asc(labels.id));
 
 /** Live counts of the account's conversations (reports/conversations), optionally per assignee. */
 export function liveCounts(db: Db, accountId: number, byAssignee: boolean) {

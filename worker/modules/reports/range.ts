@@ -2,15 +2,15 @@
 export type Span = { from: number; to: number };
 
 /** Where sums are read from: raw reporting events, or rollups of one grain. */
-export type Source = "raw" | "hour" | "day" | "month";
+export type Source = "raw" | "hour" | "day" | "month" | "year";
 export type Grain = Exclude<Source, "raw">;
 
 /**
- * Where a report range is read from, as signed reads: UTC months, days and hours from rollups,
- * raw reporting events only for parts of hours. A partial unit at an edge is read either as its
- * covered part (+) or as the whole unit less its uncovered part (−), whichever reads less: a
- * year from 00:40 to 23:20 reads twelve month rows per key, less an hour row and less 40 minutes
- * of raw events at each end. `null` (all time) reads every month rollup.
+ * Where a report range is read from, as signed reads: UTC years, months, days and hours from
+ * rollups, raw reporting events only for parts of hours. A partial unit at an edge is read either
+ * as its covered part (+) or as the whole unit less its uncovered part (−), whichever reads less:
+ * 2024 from 00:40 on Jan 1 to 23:20 on Dec 31 reads the year row per key, less an hour row and
+ * less 40 minutes of raw events at each end. `null` (all time) reads every year rollup.
  */
 export type Plan = { source: Source; span: Span; sign: 1 | -1 }[];
 
@@ -28,6 +28,8 @@ const nextMonth = (t: number) => {
   const d = new Date(t * 1000);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000;
 };
+const yearStart = (t: number) => Date.UTC(new Date(t * 1000).getUTCFullYear(), 0, 1) / 1000;
+const nextYear = (t: number) => Date.UTC(new Date(t * 1000).getUTCFullYear() + 1, 0, 1) / 1000;
 
 const nonEmpty = (spans: Span[]) => spans.filter((s) => s.to > s.from);
 
@@ -89,11 +91,12 @@ const LEVELS: {
   { unit: "hour", below: "raw", start: hourStart, next: (t) => hourStart(t) + HOUR },
   { unit: "day", below: "hour", start: dayStart, next: (t) => dayStart(t) + DAY },
   { unit: "month", below: "day", start: monthStart, next: nextMonth },
+  { unit: "year", below: "month", start: yearStart, next: nextYear },
 ];
 
 export function planRange(range: Span | null): Plan {
   if (range === null) {
-    return [{ source: "month", span: ALL_TIME, sign: 1 }];
+    return [{ source: "year", span: ALL_TIME, sign: 1 }];
   }
   const plan: Plan = [];
   let rest: Span | null = range;
@@ -107,25 +110,64 @@ export function planRange(range: Span | null): Plan {
     rest = c.coarse;
   }
   if (rest !== null) {
-    plan.push({ source: "month", span: rest, sign: 1 });
+    plan.push({ source: "year", span: rest, sign: 1 });
   }
   return plan;
 }
 
-/** A time series' split: whole units (`unit` seconds: hours or days) and the raw parts. */
-export function splitUnits(range: Span, unit: number): { units: Span[]; raw: Span[] } {
-  const u0 = Math.ceil(range.from / unit) * unit;
-  const u1 = Math.floor(range.to / unit) * unit;
-  if (u0 >= u1) {
-    return { units: [], raw: nonEmpty([range]) };
+/**
+ * What a time series reads, every piece grouped by local day in SQL: rollup rows of a grain
+ * (`wholeHoursOnly`: without the hours a local midnight splits), raw events of a span, or raw
+ * events of the split hours (one hour every `every` seconds from `span.from`).
+ */
+export type SeriesPiece =
+  | { source: Grain; span: Span; wholeHoursOnly?: boolean }
+  | { source: "raw"; span: Span }
+  | { source: "split"; span: Span; every: number };
+
+/**
+ * A series range at `offset` seconds east of UTC: day rows for whole UTC days when local days
+ * are UTC days; hour rows otherwise (a local day at a whole-hour offset is whole UTC hours); at
+ * a fractional offset (+5:30) the one hour a day that local midnight splits is read raw; raw
+ * events only for the minutes at the range's two edges. Hour rows are bounded (8,760 a year)
+ * and come back as one row per local day, so the read does not grow with the events.
+ */
+export function seriesPieces(range: Span, offset: number): SeriesPiece[] {
+  const h0 = Math.ceil(range.from / HOUR) * HOUR;
+  const h1 = Math.floor(range.to / HOUR) * HOUR;
+  if (h0 >= h1) {
+    return nonEmpty([range]).map((span) => ({ source: "raw" as const, span }));
   }
-  return {
-    units: [{ from: u0, to: u1 }],
-    raw: nonEmpty([
-      { from: range.from, to: u0 },
-      { from: u1, to: range.to },
-    ]),
-  };
+  const pieces: SeriesPiece[] = nonEmpty([
+    { from: range.from, to: h0 },
+    { from: h1, to: range.to },
+  ]).map((span) => ({ source: "raw" as const, span }));
+  if (offset % DAY === 0) {
+    const d0 = Math.ceil(h0 / DAY) * DAY;
+    const d1 = Math.floor(h1 / DAY) * DAY;
+    if (d0 >= d1) {
+      return [...pieces, { source: "hour", span: { from: h0, to: h1 } }];
+    }
+    const hours = nonEmpty([
+      { from: h0, to: d0 },
+      { from: d1, to: h1 },
+    ]).map((span) => ({ source: "hour" as const, span }));
+    return [...pieces, { source: "day", span: { from: d0, to: d1 } }, ...hours];
+  }
+  if (offset % HOUR === 0) {
+    return [...pieces, { source: "hour", span: { from: h0, to: h1 } }];
+  }
+  pieces.push({ source: "hour", span: { from: h0, to: h1 }, wholeHoursOnly: true });
+  // The UTC hour holding local midnight, at the same time of every UTC day.
+  const midnight = (((-offset % DAY) + DAY) % DAY) as number;
+  let first = Math.floor(h0 / DAY) * DAY + Math.floor(midnight / HOUR) * HOUR;
+  if (first < h0) {
+    first += DAY;
+  }
+  if (first + HOUR <= h1) {
+    pieces.push({ source: "split", span: { from: first, to: h1 - HOUR + 1 }, every: DAY });
+  }
+  return pieces;
 }
 
 export type GroupBy = "day" | "week" | "month" | "year";

@@ -1,20 +1,17 @@
 import type { Db } from "../../db/client";
 import type { RollupDimension } from "../../db/schema";
 import { invalidField } from "../../lib/errors";
-import { accountMembers, liveCounts, periodSeries, rawEvents } from "./queries";
 import {
-  bucketOf,
-  bucketStarts,
-  DAY,
-  type Grain,
-  type GroupBy,
-  HOUR,
-  planRange,
-  type Span,
-  splitUnits,
-} from "./range";
+  accountMembers,
+  type DaySums,
+  liveCounts,
+  localDays,
+  MAX_UNION,
+  type Totals,
+} from "./queries";
+import { bucketOf, bucketStarts, type GroupBy, planRange, type Span, seriesPieces } from "./range";
 import type { Metric } from "./schema";
-import { aggregate, averageOf, countOf, rangeOf } from "./service";
+import { aggregateOf, aggregateReads, averageOf, countOf, rangeOf } from "./service";
 
 /** Each metric: the reporting fact it reads, and whether it is a count or an average. */
 export const METRIC_FACTS: Record<Metric, { fact: string; average: boolean }> = {
@@ -56,9 +53,8 @@ function subjectOf(s: Subject): { dimension: RollupDimension; id: number } {
 type Sums = { count: number; sum: number; sumBh: number };
 
 /**
- * `reports?metric=…`: one value per bucket of [since, until) in local time at the offset.
- * Whole UTC days (no offset) or hours (a whole-hour offset) come from rollups, only the edges
- * from raw events.
+ * `reports?metric=…`: one value per bucket of [since, until) in local time at the offset, read
+ * as sums per local day (range.ts: seriesPieces) and added into the buckets holding those days.
  */
 export async function timeSeries(
   db: Db,
@@ -92,23 +88,20 @@ export async function timeSeries(
       b.sumBh += s.sumBh;
     }
   };
-  // Day rows when local days are UTC days; hour rows when the offset is whole hours; raw
-  // events otherwise (offsets such as +5:30, +5:45).
-  const grain: Grain | null = offset % DAY === 0 ? "day" : offset % HOUR === 0 ? "hour" : null;
-  const split = grain
-    ? splitUnits(range, grain === "day" ? DAY : HOUR)
-    : { units: [], raw: [range] };
-  const [rolled, raw] = await Promise.all([
-    Promise.all(
-      split.units.map((s) => periodSeries(db, accountId, dimension, id, grain ?? "day", fact, s)),
-    ),
-    Promise.all(split.raw.map((s) => rawEvents(db, accountId, dimension, id, fact, s))),
-  ]);
-  for (const row of rolled.flat()) {
-    add(row.period, row);
+  const pieces = seriesPieces(range, offset);
+  const reads = [];
+  for (let i = 0; i < pieces.length; i += MAX_UNION) {
+    const chunk = pieces.slice(i, i + MAX_UNION);
+    reads.push(localDays(db, accountId, dimension, id, fact, offset, chunk));
   }
-  for (const e of raw.flat()) {
-    add(e.at, { count: 1, sum: Number(e.value), sumBh: Number(e.bh) });
+  // Every piece in one D1 batch (one round trip), one row per local day back.
+  const answers = reads.length > 0 ? ((await db.batch(reads as never)) as DaySums[][]) : [];
+  for (const row of answers.flat()) {
+    add(Number(row.day), {
+      count: Number(row.count),
+      sum: Number(row.sum ?? 0),
+      sumBh: Number(row.sumBh ?? 0),
+    });
   }
   const bh = q.business_hours ?? false;
   return starts.map((timestamp, i) => {
@@ -131,21 +124,24 @@ export async function reportTotals(
   const { dimension, id } = subjectOf(q);
   const facts = [...new Set(Object.values(METRIC_FACTS).map((m) => m.fact))];
   const bh = q.business_hours ?? false;
-  const totals = async (span: Span) => {
-    const a = await aggregate(db, accountId, dimension, facts, planRange(span), id);
-    return Object.fromEntries(
+  const totals = (a: ReturnType<typeof aggregateOf>) =>
+    Object.fromEntries(
       Object.entries(METRIC_FACTS).map(([metric, { fact, average }]) => [
         metric,
         average ? (averageOf(a, id, fact, bh) ?? 0) : countOf(a, id, fact),
       ]),
     ) as Record<Metric, number>;
-  };
   const length = range.to - range.from;
-  const [current, previous] = await Promise.all([
-    totals(range),
-    totals({ from: range.from - length, to: range.from }),
-  ]);
-  return { ...current, previous };
+  const reads = (span: Span) =>
+    aggregateReads(db, accountId, dimension, facts, planRange(span), id);
+  const current = reads(range);
+  const before = reads({ from: range.from - length, to: range.from });
+  // Both ranges in one D1 batch.
+  const answers = (await db.batch([...current, ...before] as never)) as Totals[][];
+  return {
+    ...totals(aggregateOf(answers.slice(0, current.length))),
+    previous: totals(aggregateOf(answers.slice(current.length))),
+  };
 }
 
 /** `reports/conversations`: live counts now, for the account or per agent (every member). */

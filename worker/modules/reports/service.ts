@@ -6,11 +6,11 @@ import {
   accountLabels,
   accountMembers,
   accountTeams,
-  rawTotals,
-  rollupTotals,
+  MAX_UNION,
+  signedTotals,
   type Totals,
 } from "./queries";
-import { type Grain, type Plan, planRange, type Span } from "./range";
+import { type Plan, planRange, type Span } from "./range";
 
 /** What each summary reads: the fact counted as conversations_count, per dimension. */
 export const SUMMARY_KINDS = {
@@ -38,43 +38,36 @@ export function rangeOf(input: RangeInput): Span | null {
 export type Aggregates = Map<string, Totals>;
 const key = (id: number, metric: string) => `${id}:${metric}`;
 
-export async function aggregate(
+/** A plan's pieces as statements of up to five signed pieces each (one batch, one round trip). */
+export function aggregateReads(
   db: Db,
   accountId: number,
   dimension: RollupDimension,
   metrics: string[],
   plan: Plan,
   id?: number,
-): Promise<Aggregates> {
-  const rolled = plan.filter((r) => r.source !== "raw");
-  const raw = plan.filter((r) => r.source === "raw");
-  const reads = rolled.map((r) =>
-    rollupTotals(db, accountId, dimension, r.source as Grain, metrics, r.span, id),
-  );
-  const [fromRollups, fromRaw] = await Promise.all([
-    reads.length > 0 ? (db.batch(reads as never) as Promise<Totals[][]>) : Promise.resolve([]),
-    Promise.all(raw.map((r) => rawTotals(db, accountId, dimension, metrics, r.span, id))),
-  ]);
+) {
+  const reads = [];
+  for (let i = 0; i < plan.length; i += MAX_UNION) {
+    reads.push(signedTotals(db, accountId, dimension, metrics, plan.slice(i, i + MAX_UNION), id));
+  }
+  return reads;
+}
+
+/** Folds the answers of aggregateReads (rows already signed) into one aggregate per key. */
+export function aggregateOf(answers: Totals[][]): Aggregates {
   const out: Aggregates = new Map();
-  const add = (rows: Totals[], sign: 1 | -1) => {
-    for (const row of rows) {
-      const k = key(Number(row.id), row.metric);
-      const prev = out.get(k);
-      out.set(k, {
-        id: Number(row.id),
-        metric: row.metric,
-        count: (prev?.count ?? 0) + sign * Number(row.count),
-        sum: (prev?.sum ?? 0) + sign * Number(row.sum ?? 0),
-        sumBh: (prev?.sumBh ?? 0) + sign * Number(row.sumBh ?? 0),
-      });
-    }
-  };
-  fromRollups.forEach((rows, i) => {
-    add(rows, rolled[i]?.sign ?? 1);
-  });
-  fromRaw.forEach((rows, i) => {
-    add(rows, raw[i]?.sign ?? 1);
-  });
+  for (const row of answers.flat()) {
+    const k = key(Number(row.id), row.metric);
+    const prev = out.get(k);
+    out.set(k, {
+      id: Number(row.id),
+      metric: row.metric,
+      count: (prev?.count ?? 0) + Number(row.count),
+      sum: (prev?.sum ?? 0) + Number(row.sum ?? 0),
+      sumBh: (prev?.sumBh ?? 0) + Number(row.sumBh ?? 0),
+    });
+  }
   return out;
 }
 
@@ -122,10 +115,12 @@ export async function summaryReport(
   const { dimension, conversations } = SUMMARY_KINDS[kind];
   const plan = planRange(rangeOf(input));
   const metrics = [conversations, "conversation_resolved", "first_response", "reply_time"];
-  const [subjects, a] = await Promise.all([
+  // The subjects and every piece of the range in one D1 batch: one round trip per request.
+  const [subjects, ...answers] = (await db.batch([
     subjectsOf(db, accountId, kind),
-    aggregate(db, accountId, dimension, metrics, plan),
-  ]);
+    ...aggregateReads(db, accountId, dimension, metrics, plan),
+  ])) as [{ id: number; name: string }[], ...Totals[][]];
+  const a = aggregateOf(answers);
   const bh = input.business_hours ?? false;
   return subjects.map((s) => ({
     id: s.id,
