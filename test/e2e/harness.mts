@@ -128,7 +128,8 @@ export function watchErrors(page: Page) {
   return errors;
 }
 
-export const launcher = (page: Page) => page.locator("parley-widget button");
+// The launcher is the button with aria-expanded (the reply preview and its dismiss are buttons too).
+export const launcher = (page: Page) => page.locator("parley-widget button[aria-expanded]");
 export const chat = (page: Page) => page.frameLocator("parley-widget iframe");
 
 /** The agent's side: the account API with an administrator's token. */

@@ -106,6 +106,64 @@ describe("the loader", () => {
     expect(closed).toHaveBeenCalledOnce();
   });
 
+  it("previews a reply beside the closed launcher: opens on click, dismissible, title cue opt-in", async () => {
+    w.parleySettings = { inbox: "inbox-1", baseUrl: `${PARLEY}/`, titleCue: true };
+    document.title = "Shop";
+    const { sdk, root, frame } = await boot();
+    sdk.open();
+    sdk.close();
+    const source = (frame() as FakeFrame).contentWindow;
+    const reply = (content: string, message_type = 1) =>
+      fromFrame(
+        envelope({
+          type: "message",
+          payload: {
+            id: 1,
+            content,
+            message_type,
+            created_at: 1,
+            sender: { name: "Ann", type: "user" },
+          },
+        }),
+        source,
+      );
+    const [, preview, dismiss] = [...root.querySelectorAll("button")] as HTMLButtonElement[];
+    reply("my own", 0);
+    expect(preview?.style.display).toBe("none");
+    reply("Your order shipped today.");
+    expect(preview?.style.display).toBe("");
+    expect(preview?.textContent).toBe("Your order shipped today.");
+    expect(dismiss?.getAttribute("aria-label")).toBe("Dismiss");
+    expect(document.title).toBe("(Ann) Shop");
+    dismiss?.click();
+    expect(preview?.style.display).toBe("none");
+    expect(document.title).toBe("Shop");
+    reply("x".repeat(300));
+    expect(preview?.textContent).toHaveLength(120);
+    preview?.click();
+    expect((frame() as FakeFrame).style.display).toBe("block");
+    expect(preview?.style.display).toBe("none");
+    // Open: no preview.
+    reply("while open");
+    expect(preview?.style.display).toBe("none");
+  });
+
+  it("leaves the tab's title alone by default", async () => {
+    document.title = "Shop";
+    const { sdk, frame } = await boot();
+    sdk.open();
+    sdk.close();
+    const source = (frame() as FakeFrame).contentWindow;
+    fromFrame(
+      envelope({
+        type: "message",
+        payload: { id: 1, content: "hi", message_type: 1, created_at: 1, sender: null },
+      }),
+      source,
+    );
+    expect(document.title).toBe("Shop");
+  });
+
   it("hears only its own frame at the Parley origin", async () => {
     const { sdk, button, frame } = await boot();
     sdk.open();

@@ -138,12 +138,19 @@ describe("the message list", () => {
 });
 
 describe("the header and the welcome card", () => {
-  it("says the reply time once; the card has the inbox, the tagline and the greeting", async () => {
+  it("says the reply time once (the tagline, else the inbox's); the card greets", async () => {
     view = show(() => <App />);
     await settle();
     const text = view.root.textContent ?? "";
-    expect(text.match(/repl/gi)).toHaveLength(2); // the tagline once, the reply-time line once
-    expect(view.root.querySelector(".pw-head")?.textContent).not.toContain("We usually reply");
+    expect(text.match(/repl/gi)).toHaveLength(1);
+    expect(view.root.querySelector(".pw-status")?.textContent).toBe(
+      "We usually reply in a few minutes.",
+    );
+    settings.value = { ...SETTINGS, welcome_tagline: "" };
+    await settle();
+    expect(view.root.querySelector(".pw-status")?.textContent).toBe(
+      "Typically replies in a few minutes",
+    );
     const card = view.root.querySelector(".pw-card");
     expect(card?.textContent).toContain("Acme");
     expect(card?.textContent).toContain("Hello! How can we help?");

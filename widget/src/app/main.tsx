@@ -1,4 +1,5 @@
 import type { HostCommand } from "../shared/bridge-protocol";
+import { brandShade } from "../shared/contrast";
 import { App } from "./App";
 import { listenToHost, notifyHost, requestClose } from "./bridge";
 import { configure, embedded } from "./config";
@@ -82,7 +83,8 @@ effect(() => {
   const color = settings.value?.widget_color;
   if (color) {
     const active = Boolean(session.value?.conversationId) && !resolved.value;
-    notifyHost({ type: "session", payload: { active, color } });
+    // The launcher gets the shade the header uses: the loader has no room for the maths.
+    notifyHost({ type: "session", payload: { active, color: brandShade(color) } });
   }
 });
 

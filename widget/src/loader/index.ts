@@ -1,6 +1,6 @@
 import { type AppEvent, type HostCommand, storageKey } from "../shared/bridge-protocol";
 import { createBridge } from "./bridge";
-import { el } from "./dom";
+import { el, FIXED } from "./dom";
 import { createFrame, type Frame } from "./frame";
 import { labelsFor } from "./labels";
 import { createLauncher } from "./launcher";
@@ -12,6 +12,8 @@ type ParleySettings = {
   locale?: string;
   position?: "left" | "right";
   color?: string;
+  /** Puts "(name)" before the tab's title while a reply waits unseen (off by default). */
+  titleCue?: boolean;
   /** "light" or "dark"; by default the chat follows the visitor's system (prefers-color-scheme). */
   theme?: string;
 };
@@ -48,7 +50,8 @@ function start(settings: ParleySettings, inbox: string) {
   const host = el("parley-widget" as "div", "all:initial");
   const root = host.attachShadow({ mode: "open" });
   const launcher = createLauncher(root, side);
-  launcher.setColor(stored.c ?? settings.color ?? "#1f93ff");
+  // The default is brandShade("#1f93ff"): white reads on it.
+  launcher.setColor(stored.c ?? settings.color ?? "#1977cf");
   launcher.setLabels(labelsFor(locale ?? lang));
 
   const listeners: Partial<Record<SdkEvent, Set<Listener>>> = {};
@@ -102,7 +105,17 @@ function start(settings: ParleySettings, inbox: string) {
     } else if (event.type === "unread") {
       launcher.setUnread(event.payload.count);
     } else if (event.type === "message") {
-      emit("message", event.payload);
+      const m = event.payload;
+      // Closed chat, a new reply: a short preview beside the launcher (and the title cue).
+      if (!isOpen && m.message_type === 1 && m.content) {
+        preview.textContent = m.content.slice(0, 120);
+        close.setAttribute("aria-label", labelsFor(locale ?? lang).dismiss);
+        preview.style.display = close.style.display = "";
+        if (settings.titleCue) {
+          document.title = `(${m.sender?.name ?? "1"}) ${pageTitle}`;
+        }
+      }
+      emit("message", m);
     } else if (event.type === "request-close") {
       setOpen(false);
     } else if (event.type === "session") {
@@ -117,6 +130,7 @@ function start(settings: ParleySettings, inbox: string) {
   }
 
   function setOpen(open: boolean) {
+    hidePreview();
     if (open === isOpen) {
       return;
     }
@@ -138,6 +152,19 @@ function start(settings: ParleySettings, inbox: string) {
   }
 
   launcher.button.addEventListener("click", () => setOpen(!isOpen));
+  const pageTitle = document.title;
+  // The preview: its text opens the chat, × dismisses it (it cuts long text at 120 characters).
+  const box = `${FIXED}bottom:88px;${side}:20px;border:0;border-radius:14px;background:#fff;color:#222;font:14px system-ui;box-shadow:0 4px 16px #0004;cursor:pointer;`;
+  const preview = el("button", `${box}max-width:240px;padding:10px 14px;text-align:start`, root);
+  const close = el("button", `${box}bottom:136px;width:28px;height:28px`, root);
+  close.textContent = "×";
+  const hidePreview = () => {
+    preview.style.display = close.style.display = "none";
+    document.title = pageTitle;
+  };
+  hidePreview();
+  preview.onclick = () => setOpen(true);
+  close.onclick = hidePreview;
   // Escape closes the chat from the launcher too, not only from inside the frame.
   launcher.button.addEventListener("keydown", (e) => e.key === "Escape" && setOpen(false));
   for (const intent of ["pointerenter", "focus", "touchstart"]) {

@@ -1,4 +1,3 @@
-import { brandShade } from "../shared/contrast";
 import { el, FIXED, icon } from "./dom";
 
 const CHAT = "M21 12a8 8 0 0 1-11.6 7.1L4 20.5l1.4-4.9A8 8 0 1 1 21 12z";
@@ -59,7 +58,8 @@ export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launch
       update();
     },
     setColor(color) {
-      button.style.background = brandShade(color);
+      // Already the readable shade (from the chat), or the site's own `color` before that.
+      button.style.background = color;
     },
     setLabels(next) {
       labels = next;

@@ -22,6 +22,7 @@ export type AppEvent =
   | { type: "unread"; payload: { count: number } }
   | { type: "message"; payload: HostMessage }
   | { type: "request-close"; payload: Record<string, never> }
+  /** color: the inbox colour's readable shade (brandShade), ready to paint under white. */
   | { type: "session"; payload: { active: boolean; color: string } }
   | { type: "store"; payload: { name: string; value: unknown } };
 

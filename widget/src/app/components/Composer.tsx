@@ -41,6 +41,8 @@ export function Composer() {
   };
 
   const send = () => {
+    // What is typed now, not as of the last render (Enter can come first).
+    const text = draft.value;
     if (!text.trim()) {
       return;
     }

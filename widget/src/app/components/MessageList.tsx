@@ -70,11 +70,10 @@ export function MessageList() {
       <div role="log" aria-live="polite" aria-label={t("messages")}>
         <ol class="pw-log">
           {/* The welcome card: who answers here, and their greeting. */}
-          {s && (greeting || s.welcome_tagline) && (
+          {greeting && (
             <li class="pw-card" dir="auto">
               <Avatar name={s.name} />
               <b>{s.name}</b>
-              <p>{s.welcome_tagline}</p>
               <p>{greeting}</p>
             </li>
           )}
