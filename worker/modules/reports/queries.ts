@@ -74,7 +74,8 @@ const rawFrom = (
 
 /**
  * Up to five signed pieces summed per id and metric in one statement, so a summary's pieces
- * (months, less edge days and hours, plus raw minutes) come back as one row per id and metric.
+ * (years, months, less edge days and hours, plus raw minutes) come back as one row per id and
+ * metric.
  */
 export function signedTotals(
   db: Db,
@@ -101,9 +102,13 @@ export function signedTotals(
     .groupBy(sql`id, metric`);
 }
 
-/** A local day's start (UTC seconds) at `offset` seconds east of UTC, as SQL over `t`. */
+/**
+ * A local day's start (UTC seconds) at `offset` seconds east of UTC, as SQL over `t`. The offset
+ * is whole seconds (the query schema admits only hours like -5 or 5.75), written as a literal so
+ * the arithmetic stays integer.
+ */
 const localDay = (t: SQL, offset: number) => {
-  const o = sql.raw(String(offset));
+  const o = sql.raw(String(Math.trunc(offset)));
   return sql`((${t}) + ${o}) - (((${t}) + ${o}) % 86400) - ${o}`;
 };
 
