@@ -242,8 +242,21 @@ describe("the widget's look (docs/widget/*.png)", () => {
     expect(colors.text).toBe("rgb(255, 255, 255)");
     expect(colors.background).not.toBe("rgb(255, 212, 0)");
     await expectLook(v.page, "long-title-phone");
+    // A modal on the phone: the page behind does not scroll, Tab never leaves the chat.
+    const overflow = () => v.page.evaluate(() => document.documentElement.style.overflow);
+    expect(await overflow()).toBe("hidden");
+    await chat(v.page).locator("textarea").focus();
+    for (let i = 0; i < 8; i++) {
+      await v.page.keyboard.press(i % 2 ? "Tab" : "Shift+Tab");
+      await v.page.keyboard.press("Tab");
+      expect(
+        await v.page.evaluate(() => document.activeElement?.tagName),
+        `after ${i + 1} rounds`,
+      ).toBe("PARLEY-WIDGET");
+    }
     await close.click();
     await launcher(v.page).waitFor();
+    expect(await overflow()).toBe("");
     await v.context.close();
   });
 

@@ -134,7 +134,7 @@ describe("the loader", () => {
     expect(preview?.style.display).toBe("");
     expect(preview?.textContent).toBe("Your order shipped today.");
     expect(dismiss?.getAttribute("aria-label")).toBe("Dismiss");
-    expect(document.title).toBe("(Ann) Shop");
+    expect(document.title).toBe("(1) Shop");
     dismiss?.click();
     expect(preview?.style.display).toBe("none");
     expect(document.title).toBe("Shop");

@@ -74,6 +74,19 @@ addEventListener("keydown", (e) => {
   if (e.key === "Escape" && embedded()) {
     requestClose();
   }
+  // Full screen on a phone (the frame as wide as the screen) the chat is a modal: Tab cycles
+  // through its controls and never reaches the page hidden behind it.
+  if (e.key === "Tab" && embedded() && innerWidth >= screen.width) {
+    const all = document.querySelectorAll<HTMLElement>(
+      "a[href],button:not(:disabled),textarea,input:not([tabindex='-1'])",
+    );
+    const [first, last] = [all[0], all[all.length - 1]];
+    const edge = e.shiftKey ? first : last;
+    if (document.activeElement === edge) {
+      e.preventDefault();
+      (e.shiftKey ? last : first)?.focus();
+    }
+  }
 });
 
 effect(() => {

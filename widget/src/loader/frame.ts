@@ -14,7 +14,7 @@ export function createFrame(
 ): Frame {
   const iframe = el(
     "iframe",
-    `${FIXED}border:0;background:#fff;color-scheme:light;box-shadow:0 8px 40px rgba(0,0,0,.22)`,
+    `${FIXED}border:0;background:#fff;color-scheme:light;box-shadow:0 8px 40px #0003`,
     root,
   );
   iframe.title = title;
@@ -31,7 +31,7 @@ export function createFrame(
     s.left = mobile || side === "left" ? edge : "auto";
     s.right = mobile || side === "right" ? edge : "auto";
     s.width = mobile ? "100%" : "380px";
-    s.height = mobile ? "100%" : "min(680px, calc(100% - 112px))";
+    s.height = mobile ? "100%" : "min(680px,calc(100% - 112px))";
     s.borderRadius = mobile ? "0" : "16px";
   };
   media.addEventListener?.("change", layout);

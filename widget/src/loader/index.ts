@@ -12,7 +12,7 @@ type ParleySettings = {
   locale?: string;
   position?: "left" | "right";
   color?: string;
-  /** Puts "(name)" before the tab's title while a reply waits unseen (off by default). */
+  /** Puts "(1)" before the tab's title while a reply waits unseen (off by default). */
   titleCue?: boolean;
   /** "light" or "dark"; by default the chat follows the visitor's system (prefers-color-scheme). */
   theme?: string;
@@ -112,7 +112,7 @@ function start(settings: ParleySettings, inbox: string) {
         close.setAttribute("aria-label", labelsFor(locale ?? lang).dismiss);
         preview.style.display = close.style.display = "";
         if (settings.titleCue) {
-          document.title = `(${m.sender?.name ?? "1"}) ${pageTitle}`;
+          document.title = `(1) ${pageTitle}`;
         }
       }
       emit("message", m);
@@ -139,7 +139,10 @@ function start(settings: ParleySettings, inbox: string) {
     const f = frame as Frame;
     const hadFocus = root.activeElement === f.iframe;
     f.show(open);
-    launcher.setOpen(open, open && f.isMobile());
+    const modal = open && f.isMobile();
+    launcher.setOpen(open, modal);
+    // Full screen on a phone, the page behind the chat does not scroll.
+    document.documentElement.style.overflow = modal ? "hidden" : "";
     if (ready) {
       postState();
     }
@@ -154,7 +157,7 @@ function start(settings: ParleySettings, inbox: string) {
   launcher.button.addEventListener("click", () => setOpen(!isOpen));
   const pageTitle = document.title;
   // The preview: its text opens the chat, × dismisses it (it cuts long text at 120 characters).
-  const box = `${FIXED}bottom:88px;${side}:20px;border:0;border-radius:14px;background:#fff;color:#222;font:14px system-ui;box-shadow:0 4px 16px #0004;cursor:pointer;`;
+  const box = `${FIXED}bottom:88px;${side}:20px;border:0;border-radius:14px;background:#fff;color:#222;font:14px system-ui;box-shadow:0 4px 16px #0004;`;
   const preview = el("button", `${box}max-width:240px;padding:10px 14px;text-align:start`, root);
   const close = el("button", `${box}bottom:136px;width:28px;height:28px`, root);
   close.textContent = "×";

@@ -17,7 +17,7 @@ export type LauncherLabels = { open: string; close: string; unread: string };
 export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launcher {
   const button = el(
     "button",
-    `${FIXED}bottom:20px;${side}:20px;width:56px;height:56px;padding:0;border:0;border-radius:50%;cursor:pointer;display:flex;align-items:center;justify-content:center;color:#fff;box-shadow:0 4px 16px rgba(0,0,0,.25)`,
+    `${FIXED}bottom:20px;${side}:20px;width:56px;height:56px;padding:0;border:0;border-radius:50%;cursor:pointer;display:flex;align-items:center;justify-content:center;color:#fff;box-shadow:0 4px 16px #0004`,
     root,
   );
   button.type = "button";
