@@ -108,12 +108,7 @@ function start(settings: ParleySettings, inbox: string) {
       const m = event.payload;
       // Closed chat, a new reply: a short preview beside the launcher (and the title cue).
       if (!isOpen && m.message_type === 1 && m.content) {
-        preview.textContent = m.content.slice(0, 120);
-        close.setAttribute("aria-label", labelsFor(locale ?? lang).dismiss);
-        preview.style.display = close.style.display = "";
-        if (settings.titleCue) {
-          document.title = `(1) ${pageTitle}`;
-        }
+        showPreview(m.content);
       }
       emit("message", m);
     } else if (event.type === "request-close") {
@@ -156,18 +151,30 @@ function start(settings: ParleySettings, inbox: string) {
 
   launcher.button.addEventListener("click", () => setOpen(!isOpen));
   const pageTitle = document.title;
-  // The preview: its text opens the chat, × dismisses it (it cuts long text at 120 characters).
-  const box = `${FIXED}bottom:88px;${side}:20px;border:0;border-radius:14px;background:#fff;color:#222;font:14px system-ui;box-shadow:0 4px 16px #0004;`;
-  const preview = el("button", `${box}max-width:240px;padding:10px 14px;text-align:start`, root);
-  const close = el("button", `${box}bottom:136px;width:28px;height:28px`, root);
-  close.textContent = "×";
-  const hidePreview = () => {
-    preview.style.display = close.style.display = "none";
+  // The preview exists only while shown: its text opens the chat, × dismisses it.
+  let preview: HTMLElement[] = [];
+  function hidePreview() {
+    for (const node of preview) {
+      node.remove();
+    }
+    preview = [];
     document.title = pageTitle;
-  };
-  hidePreview();
-  preview.onclick = () => setOpen(true);
-  close.onclick = hidePreview;
+  }
+  function showPreview(text: string) {
+    hidePreview();
+    const box = `${FIXED}bottom:88px;${side}:20px;border:0;border-radius:14px;background:#fff;font:14px system-ui;box-shadow:0 4px 16px #0004;`;
+    const open = el("button", `${box}max-width:240px;padding:10px 14px;text-align:start`, root);
+    const close = el("button", `${box}bottom:136px;width:28px;height:28px`, root);
+    open.textContent = text.slice(0, 120);
+    open.onclick = () => setOpen(true);
+    close.textContent = "×";
+    close.setAttribute("aria-label", labelsFor(locale ?? lang).dismiss);
+    close.onclick = hidePreview;
+    preview = [open, close];
+    if (settings.titleCue) {
+      document.title = `(1) ${pageTitle}`;
+    }
+  }
   // Escape closes the chat from the launcher too, not only from inside the frame.
   launcher.button.addEventListener("keydown", (e) => e.key === "Escape" && setOpen(false));
   for (const intent of ["pointerenter", "focus", "touchstart"]) {
