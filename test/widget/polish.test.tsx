@@ -73,8 +73,11 @@ describe("the message list", () => {
     const sender = view.root.querySelector(".pw-sender");
     expect(sender?.textContent).toContain("Alan Agent");
     expect(sender?.getAttribute("aria-hidden")).toBe("true");
-    const heard = view.root.querySelector(".pw-bubble .pw-sr")?.textContent;
-    expect(heard).toBe("Alan Agent: ");
+    const prefix = view.root.querySelector(".pw-bubble .pw-sr");
+    expect(prefix?.textContent).toBe("Alan Agent: ");
+    // A dir of its own keeps it out of the bubble's dir="auto" guess (an Arabic "You:" would
+    // otherwise turn an English message right to left).
+    expect(prefix?.getAttribute("dir")).toBe("auto");
   });
 
   it("shows an activity message as a centred note, without sender or bubble", async () => {

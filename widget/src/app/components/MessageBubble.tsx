@@ -35,7 +35,10 @@ export function MessageBubble({ message, showSender, last, footer }: Props) {
         </span>
       )}
       <div class="pw-bubble" dir="auto">
-        <span class="pw-sr">{own ? t("you") : sender}: </span>
+        {/* Its own dir: the bubble's dir="auto" then follows the message, not this prefix. */}
+        <span class="pw-sr" dir="auto">
+          {own ? t("you") : sender}:{" "}
+        </span>
         {message.content && <RichText text={message.content} markdown={!own} />}
         {message.attachments.map((a) => (
           <AttachmentView key={a.id} attachment={a} />
