@@ -160,6 +160,10 @@ describe("the header and the welcome card", () => {
     view = show(() => <App />);
     await settle();
     expect(view.root.querySelector(".pw")?.hasAttribute("data-theme")).toBe(false);
+    // The frame's one landmark, named apart from the host page's own <main> (axe: region,
+    // landmark-one-main, landmark-unique).
+    expect(view.root.querySelector(".pw")?.tagName).toBe("MAIN");
+    expect(view.root.querySelector("main")?.getAttribute("aria-label")).toBe("Chat");
     view.cleanup();
     configure("#inbox=inbox-1&theme=dark", "en");
     expect(config.theme).toBe("dark");

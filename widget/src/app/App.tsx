@@ -18,7 +18,15 @@ export function App() {
     pending.value.length === 0 &&
     messages.value.length === 0;
   return (
-    <div class="pw" dir={dir.value} lang={locale.value} style={style} data-theme={config.theme}>
+    // <main>: the chat is the frame's one landmark, and its header then no banner of the page.
+    <main
+      class="pw"
+      aria-label={t("chat")}
+      dir={dir.value}
+      lang={locale.value}
+      style={style}
+      data-theme={config.theme}
+    >
       {loadError.value ? (
         <div class="pw-center" role="alert">
           <p>{t("load_error")}</p>
@@ -35,6 +43,6 @@ export function App() {
       ) : (
         <Conversation />
       )}
-    </div>
+    </main>
   );
 }
