@@ -4,6 +4,7 @@ import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
 import { findBot } from "../agent-bots/queries";
+import { ensureCalendars } from "../reports/calendar";
 import { checkReceiverUrl } from "../webhooks/service";
 import { type InboxCaller, seesAllInboxes } from "./policy";
 import {
@@ -189,6 +190,12 @@ export async function updateInbox(
 ): Promise<InboxRow> {
   const values = inboxValues(deps, input, inbox.workingHours);
   const [row] = await updateInboxRow(deps.db, inbox.id, { ...values, updatedAt: deps.now() });
+  const hoursChanged = ["timezone", "workingHoursEnabled", "workingHours"].some((k) => k in values);
+  if (row && hoursChanged) {
+    // Reporting events recorded from now on count business seconds by the new hours, in every
+    // isolate: the calendar lives in D1, rebuilt here rather than at the next periodic check.
+    await ensureCalendars(deps.db, [row.id], deps.now(), { force: true });
+  }
   return row ?? inbox;
 }
 
