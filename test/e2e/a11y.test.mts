@@ -1,0 +1,94 @@
+// Issue 15, point 7: axe-core finds no accessibility violation of any impact in the chat's frame
+// (welcome and conversation, light and dark, desktop and phone) nor on the demo page. axe is
+// injected with the page's CSP bypassed: the widget's own CSP would (rightly) refuse it.
+import { createRequire } from "node:module";
+import type { Browser, Frame, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { agentApi, chatFrame, INBOX, launchChromium, launcher } from "./harness.mts";
+
+const base = inject("parleyBase");
+const hostUrl = inject("hostUrl");
+const agent = agentApi(base);
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+type Violation = { id: string; impact: string; nodes: unknown[] };
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** axe's violations in a page or frame, as "rule (impact) ×nodes". */
+async function violations(target: Page | Frame): Promise<string[]> {
+  await target.addScriptTag({ path: AXE });
+  const found = (await target.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (c: unknown) => Promise<unknown> } }).axe;
+    const result = (await axe.run(document)) as { violations: Violation[] };
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      where: (v.nodes as { target: string[]; failureSummary?: string }[])
+        .map((n) => `${n.target.join(" ")}: ${n.failureSummary ?? ""}`)
+        .join(" | "),
+    }));
+  })) as { id: string; impact: string; where: string }[];
+  return found.map((v) => `${v.id} (${v.impact}) at ${v.where}`);
+}
+
+async function openChat(scheme: "light" | "dark", viewport: { width: number; height: number }) {
+  const context = await browser.newContext({ bypassCSP: true, colorScheme: scheme, viewport });
+  const page = await context.newPage();
+  await page.goto(hostUrl);
+  await launcher(page).click();
+  await page.frameLocator("parley-widget iframe").locator("textarea").waitFor();
+  return { context, page };
+}
+
+describe("accessibility (axe-core)", () => {
+  for (const [scheme, viewport] of [
+    ["light", { width: 1280, height: 800 }],
+    ["dark", { width: 390, height: 844 }],
+  ] as const) {
+    it(`finds nothing in the chat, ${scheme}, ${viewport.width} px: welcome, then a conversation`, async () => {
+      const { context, page } = await openChat(scheme, viewport);
+      expect(await violations(chatFrame(page))).toEqual([]);
+      const before = await agent.latestConversation().catch(() => 0);
+      const input = page.frameLocator("parley-widget iframe").locator("textarea");
+      await input.fill("Hello, is anyone there?");
+      await input.press("Enter");
+      await page
+        .frameLocator("parley-widget iframe")
+        .locator(".pw-msg", { hasText: "Hello, is anyone there?" })
+        .waitFor();
+      // The first message creates this visitor's conversation; wait until it exists.
+      let conversation = 0;
+      await expect
+        .poll(async () => {
+          conversation = await agent.latestConversation().catch(() => 0);
+          return conversation;
+        })
+        .toBeGreaterThan(before);
+      await agent.reply(conversation, "**Yes**, how can we help?");
+      await page
+        .frameLocator("parley-widget iframe")
+        .locator(".pw-msg", { hasText: "how can we help?" })
+        .waitFor();
+      expect(await violations(chatFrame(page))).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it("finds nothing on the demo page", async () => {
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(`${base}/demo?inbox=${INBOX}`);
+    await launcher(page).waitFor();
+    expect(await violations(page)).toEqual([]);
+    await context.close();
+  });
+});
