@@ -21,17 +21,19 @@ export const findCategory = (db: Db, portalId: number, id: number) =>
     .where(and(eq(helpCategories.portalId, portalId), eq(helpCategories.id, id)))
     .get();
 
+/** A slug is unique per portal and locale (the index these lookups use). */
+const slugIs = (portalId: number, locale: string, slug: string) =>
+  and(
+    eq(helpCategories.portalId, portalId),
+    eq(helpCategories.locale, locale),
+    eq(helpCategories.slug, slug),
+  );
+
 export const findCategoryBySlug = (db: Db, portalId: number, locale: string, slug: string) =>
   db
     .select()
     .from(helpCategories)
-    .where(
-      and(
-        eq(helpCategories.portalId, portalId),
-        eq(helpCategories.locale, locale),
-        eq(helpCategories.slug, slug),
-      ),
-    )
+    .where(slugIs(portalId, locale, slug))
     .get();
 
 /** Articles per category of a portal (any status). */
@@ -68,14 +70,7 @@ export const categoryWithSlug = (
   db
     .select({ id: helpCategories.id })
     .from(helpCategories)
-    .where(
-      and(
-        eq(helpCategories.portalId, portalId),
-        eq(helpCategories.locale, locale),
-        eq(helpCategories.slug, slug),
-        ne(helpCategories.id, exceptId),
-      ),
-    )
+    .where(and(slugIs(portalId, locale, slug), ne(helpCategories.id, exceptId)))
     .get();
 
 export const insertCategory = (db: Db, values: NewCategory) =>

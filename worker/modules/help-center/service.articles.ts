@@ -1,6 +1,5 @@
 import type { HelpArticleRow, PortalRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
-import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
 import {
   accountUser,
@@ -18,6 +17,7 @@ import { findCategory } from "./queries.categories";
 import { bumpPortal } from "./queries.portals";
 import type { ArticleCreate, ArticleUpdate } from "./schema.articles";
 import { checkLocale } from "./service.categories";
+import { inserted, writeBumping } from "./service.write";
 import { firstFreeSlug, slugify } from "./slug";
 
 /** Who writes: the caller's user id and whether they administer the account. */
@@ -116,10 +116,6 @@ async function articleValues(
   return values;
 }
 
-const slugRace = (err: unknown): never => {
-  throw isUniqueViolation(err) ? invalidField("slug", "has already been taken") : err;
-};
-
 export async function createArticle(
   deps: Deps,
   portal: PortalRow,
@@ -128,28 +124,17 @@ export async function createArticle(
 ) {
   const values = await articleValues(deps, portal, null, input, writer);
   const position = values.position ?? (await nextPosition(deps.db, portal.id));
-  try {
-    const [rows] = await deps.db.batch([
-      insertArticle(deps.db, {
-        authorId: writer.userId,
-        ...values,
-        position,
-        title: input.title,
-        slug: values.slug ?? "article",
-        locale: values.locale ?? portal.defaultLocale,
-        portalId: portal.id,
-        accountId: portal.accountId,
-      }),
-      bumpPortal(deps.db, portal.id, deps.now()),
-    ]);
-    const row = rows[0];
-    if (!row) {
-      throw new ApiError("internal_error");
-    }
-    return row;
-  } catch (err) {
-    return slugRace(err);
-  }
+  const insert = insertArticle(deps.db, {
+    authorId: writer.userId,
+    ...values,
+    position,
+    title: input.title,
+    slug: values.slug ?? "article",
+    locale: values.locale ?? portal.defaultLocale,
+    portalId: portal.id,
+    accountId: portal.accountId,
+  });
+  return inserted(await writeBumping(deps, portal.id, insert));
 }
 
 export async function updateArticle(
@@ -160,15 +145,8 @@ export async function updateArticle(
   writer: Writer,
 ) {
   const values = await articleValues(deps, portal, article, input, writer);
-  try {
-    const [rows] = await deps.db.batch([
-      updateArticleRow(deps.db, article.id, { ...values, updatedAt: deps.now() }),
-      bumpPortal(deps.db, portal.id, deps.now()),
-    ]);
-    return rows[0] ?? article;
-  } catch (err) {
-    return slugRace(err);
-  }
+  const update = updateArticleRow(deps.db, article.id, { ...values, updatedAt: deps.now() });
+  return (await writeBumping(deps, portal.id, update)) ?? article;
 }
 
 export async function deleteArticle(deps: Deps, portal: PortalRow, article: HelpArticleRow) {

@@ -1,6 +1,5 @@
 import type { HelpCategoryRow, PortalRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
-import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
 import { presentCategory } from "./presenter";
 import {
@@ -16,6 +15,7 @@ import {
 } from "./queries.categories";
 import { bumpPortal } from "./queries.portals";
 import type { CategoryCreate, CategoryJson, CategoryUpdate } from "./schema.categories";
+import { inserted, writeBumping } from "./service.write";
 import { firstFreeSlug, slugify } from "./slug";
 
 export async function loadCategory(deps: Deps, portal: PortalRow, id: number) {
@@ -161,32 +161,17 @@ async function isDescendant(
   return false;
 }
 
-const slugRace = (err: unknown): never => {
-  throw isUniqueViolation(err) ? invalidField("slug", "has already been taken") : err;
-};
-
 export async function createCategory(deps: Deps, portal: PortalRow, input: CategoryCreate) {
   const values = await categoryValues(deps, portal, null, input);
-  try {
-    const [rows] = await deps.db.batch([
-      insertCategory(deps.db, {
-        ...values,
-        name: input.name,
-        slug: values.slug ?? "category",
-        locale: values.locale ?? portal.defaultLocale,
-        portalId: portal.id,
-        accountId: portal.accountId,
-      }),
-      bumpPortal(deps.db, portal.id, deps.now()),
-    ]);
-    const row = rows[0];
-    if (!row) {
-      throw new ApiError("internal_error");
-    }
-    return row;
-  } catch (err) {
-    return slugRace(err);
-  }
+  const insert = insertCategory(deps.db, {
+    ...values,
+    name: input.name,
+    slug: values.slug ?? "category",
+    locale: values.locale ?? portal.defaultLocale,
+    portalId: portal.id,
+    accountId: portal.accountId,
+  });
+  return inserted(await writeBumping(deps, portal.id, insert));
 }
 
 export async function updateCategory(
@@ -196,15 +181,8 @@ export async function updateCategory(
   input: CategoryUpdate,
 ) {
   const values = await categoryValues(deps, portal, category, input);
-  try {
-    const [rows] = await deps.db.batch([
-      updateCategoryRow(deps.db, category.id, { ...values, updatedAt: deps.now() }),
-      bumpPortal(deps.db, portal.id, deps.now()),
-    ]);
-    return rows[0] ?? category;
-  } catch (err) {
-    return slugRace(err);
-  }
+  const update = updateCategoryRow(deps.db, category.id, { ...values, updatedAt: deps.now() });
+  return (await writeBumping(deps, portal.id, update)) ?? category;
 }
 
 export async function deleteCategory(deps: Deps, portal: PortalRow, category: HelpCategoryRow) {
