@@ -1,8 +1,9 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import type { DerivedWrites } from "../../events/registry";
 import type { AnyDomainEvent, ChangedAttributes, IdRef } from "../../events/types";
+import { nowSeconds } from "../../lib/time";
 import { ensureCalendars } from "./calendar";
 import {
   type Fact,
@@ -22,12 +23,14 @@ type Batch = BatchItem<"sqlite">;
 type FactDraft = Omit<Fact, "accountId">;
 
 /** A counting fact: no duration, at the moment `at` (SQL). */
-const moment = (
-  name: string,
-  at: ReturnType<typeof sql>,
-  from: Fact["from"],
-  user = sql`c.assignee_id`,
-) => ({ name, from, start: at, end: at, user }) satisfies FactDraft;
+const moment = (name: string, at: SQL, from: Fact["from"], user = sql`c.assignee_id`) =>
+  ({ name, from, start: at, end: at, user }) satisfies FactDraft;
+
+/** Counted at creation and at each later assignment, so both share one definition. */
+const assigned = (ref: IdRef, at: SQL) =>
+  moment("conversation_assigned", at, fromConversation(ref, sql`AND c.assignee_id IS NOT NULL`));
+const teamAssigned = (ref: IdRef, at: SQL) =>
+  moment("conversation_team_assigned", at, fromConversation(ref, sql`AND c.team_id IS NOT NULL`));
 
 /** Chatwoot's facts of a status change (ReportingEventListener), as at `at`. */
 function statusFacts(
@@ -149,16 +152,8 @@ export function factsOf(e: AnyDomainEvent, at: number): FactDraft[] {
       const created = sql`c.created_at`;
       return [
         moment("conversation_created", created, fromConversation(ref)),
-        moment(
-          "conversation_assigned",
-          created,
-          fromConversation(ref, sql`AND c.assignee_id IS NOT NULL`),
-        ),
-        moment(
-          "conversation_team_assigned",
-          created,
-          fromConversation(ref, sql`AND c.team_id IS NOT NULL`),
-        ),
+        assigned(ref, created),
+        teamAssigned(ref, created),
       ];
     }
     case "conversation.status_changed":
@@ -166,25 +161,9 @@ export function factsOf(e: AnyDomainEvent, at: number): FactDraft[] {
     case "conversation.updated":
       return e.ifChanged ? [] : labelFacts(e.data.changed_attributes, ref, at);
     case "assignee.changed":
-      return e.ifChanged
-        ? []
-        : [
-            moment(
-              "conversation_assigned",
-              now,
-              fromConversation(ref, sql`AND c.assignee_id IS NOT NULL`),
-            ),
-          ];
+      return e.ifChanged ? [] : [assigned(ref, now)];
     case "team.changed":
-      return e.ifChanged
-        ? []
-        : [
-            moment(
-              "conversation_team_assigned",
-              now,
-              fromConversation(ref, sql`AND c.team_id IS NOT NULL`),
-            ),
-          ];
+      return e.ifChanged ? [] : [teamAssigned(ref, now)];
     case "message.created": {
       if (e.data.is_private || e.ifChanged) {
         return [];
@@ -205,8 +184,7 @@ const inboxesOf = (events: readonly AnyDomainEvent[]) =>
 
 /** Reporting events (and, by trigger, their rollups) in the batch of their domain events. */
 export const reportingWrites: DerivedWrites = {
-  prepare: (db, events, at) =>
-    ensureCalendars(db, inboxesOf(events), at || Math.floor(Date.now() / 1000)),
+  prepare: (db, events, at) => ensureCalendars(db, inboxesOf(events), at || nowSeconds()),
   statements: (db: Db, e: AnyDomainEvent, at: number): Batch[] =>
     factsOf(e, at).map((f) => insertFact(db, { ...f, accountId: e.accountId })),
 };
