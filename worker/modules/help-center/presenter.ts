@@ -33,6 +33,9 @@ export const portalBaseUrl = (portal: PortalRow, origin: string) =>
     ? `https://${portal.customDomain}`
     : `${origin}/hc/${encodeURIComponent(portal.slug)}`;
 
+/** An article's public path under its portal's base (pages, JSON and the API's public_url). */
+export const articlePath = (slug: string) => `/articles/${encodeURIComponent(slug)}`;
+
 export function presentPortal(
   row: PortalRow,
   ctx: { stats: PortalStats; inbox: InboxRow | null; origin: string },

@@ -1,7 +1,7 @@
 import type { HelpArticleRow, PortalRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
-import { portalBaseUrl, presentArticle } from "./presenter";
+import { articlePath, portalBaseUrl, presentArticle } from "./presenter";
 import {
   articleStatusCounts,
   associatedArticles,
@@ -36,10 +36,7 @@ export async function presentArticles(
       category: row.categoryId === null ? null : (categoryById.get(row.categoryId) ?? null),
       author: row.authorId === null ? null : (authorById.get(row.authorId) ?? null),
       associated: associated[i] ?? [],
-      publicUrl:
-        row.status === 1 && !portal.archived
-          ? `${base}/articles/${encodeURIComponent(row.slug)}`
-          : null,
+      publicUrl: row.status === 1 && !portal.archived ? base + articlePath(row.slug) : null,
     }),
   );
 }

@@ -1,6 +1,7 @@
 import type { PortalRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { fileUrl } from "../files/storage";
+import { articlePath } from "./presenter";
 import type { PublicResult } from "./public-result";
 import { associatedArticles, usersByIds } from "./queries.articles";
 import { findCategoryBySlug, portalCategories } from "./queries.categories";
@@ -201,7 +202,7 @@ async function article(
       slug: row.slug,
       description: row.description,
       locale: row.locale,
-      url: `${s.canonicalBase}/articles/${encodeURIComponent(row.slug)}`,
+      url: s.canonicalBase + articlePath(row.slug),
       html: await sanitizeHtml(rendered.html),
       updated_at: row.updatedAt,
     };

@@ -1,4 +1,5 @@
 import type { Deps } from "../../events/deps";
+import { articlePath } from "./presenter";
 import type { PublicResult } from "./public-result";
 import { popularArticles } from "./queries.public";
 import { type SearchHit, searchPublished, searchWords } from "./queries.search";
@@ -34,7 +35,7 @@ export async function searchResult(
     title: a.title,
     slug: a.slug,
     description: a.description,
-    url: `${site.canonicalBase}/articles/${encodeURIComponent(a.slug)}`,
+    url: site.canonicalBase + articlePath(a.slug),
     snippet_html: snippet === null ? null : highlight(snippet),
     updated_at: a.updatedAt,
   });

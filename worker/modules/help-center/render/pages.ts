@@ -1,4 +1,5 @@
 import type { HelpArticleRow, HelpCategoryRow } from "../../../db/schema";
+import { articlePath } from "../presenter";
 import type { ArticleSummary } from "../queries.public";
 import type { SearchHit } from "../queries.search";
 import { MARK_CLOSE, MARK_OPEN } from "../queries.search";
@@ -7,7 +8,6 @@ import { page, type Site } from "./layout";
 import type { Heading } from "./markdown";
 
 const enc = encodeURIComponent;
-const articlePath = (slug: string) => `/articles/${enc(slug)}`;
 const categoryPath = (locale: string, slug: string) => `/${enc(locale)}/categories/${enc(slug)}`;
 const date = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
 
