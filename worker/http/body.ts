@@ -2,8 +2,8 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { z } from "zod";
 import { invalidFields } from "../lib/errors";
+import { zodDetails } from "../lib/zod-details";
 import type { AppEnv } from "./context";
-import { zodDetails } from "./router";
 
 /** The form media types a route reads as a form by default (its validators parse both). */
 const FORM_TYPES = ["multipart/form-data", "application/x-www-form-urlencoded"] as const;

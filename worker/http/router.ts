@@ -1,9 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import { ApiError, invalidFields } from "../lib/errors";
-import { zodDetails } from "../lib/zod-details";
-
-export { zodDetails };
+import { ApiError } from "../lib/errors";
+import { invalidInput } from "../lib/zod-details";
 
 /** Every router is built here, so no sub-router misses the shared validation hook. */
 export function createRouter<E extends Env>() {
@@ -13,8 +11,7 @@ export function createRouter<E extends Env>() {
         if (result.target === "param") {
           throw new ApiError("not_found");
         }
-        const details = zodDetails(result.error);
-        throw invalidFields(details, details.map((d) => `${d.path}: ${d.message}`).join("; "));
+        throw invalidInput(result.error);
       }
     },
   });

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { invalidFields } from "./errors";
 
 /** zod issues to the error body's `details` (HTTP bodies and socket frames alike). */
 export function zodDetails(error: z.ZodError) {
@@ -6,4 +7,10 @@ export function zodDetails(error: z.ZodError) {
     path: issue.path.map(String).join(".") || "body",
     message: issue.message,
   }));
+}
+
+/** The one 422 for input a schema refuses: every problem, as `path: message` joined. */
+export function invalidInput(error: z.ZodError) {
+  const details = zodDetails(error);
+  return invalidFields(details, details.map((d) => `${d.path}: ${d.message}`).join("; "));
 }

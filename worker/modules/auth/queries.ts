@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accountUsers, type LinkPurpose, oneTimeLinks, users } from "../../db/schema";
+import { accountUsers, type LinkPurpose, oneTimeLinks } from "../../db/schema";
 
 export type NewLink = typeof oneTimeLinks.$inferInsert;
 
@@ -54,13 +54,6 @@ export const deleteUserLinks = (db: Db, userId: number, purpose: LinkPurpose) =>
   db
     .delete(oneTimeLinks)
     .where(and(eq(oneTimeLinks.userId, userId), eq(oneTimeLinks.purpose, purpose)));
-
-/** A password chosen through a mailed link also confirms the address. */
-export const setPasswordConfirmed = (db: Db, userId: number, passwordHash: string, now: number) =>
-  db
-    .update(users)
-    .set({ passwordHash, confirmed: true, updatedAt: now })
-    .where(eq(users.id, userId));
 
 export const joinAccount = (db: Db, values: typeof accountUsers.$inferInsert) =>
   db.insert(accountUsers).values(values).onConflictDoNothing();

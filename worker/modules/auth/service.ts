@@ -4,10 +4,10 @@ import { ApiError, invalidField } from "../../lib/errors";
 import { bindingMailer, type Mail } from "../../lib/mail";
 import { findAccount } from "../accounts/queries";
 import { hashPassword, verifyPassword } from "../users/password";
-import { findUser, findUserByEmail } from "../users/queries";
+import { findUser, findUserByEmail, updateUser } from "../users/queries";
 import { findLink, issueLink, LINK_TTL_SECONDS, linkInvalid, useLink } from "./links";
 import { resetMail } from "./mail";
-import { deleteUserLinks, joinAccount, setPasswordConfirmed } from "./queries";
+import { deleteUserLinks, joinAccount } from "./queries";
 
 /**
  * A well-formed hash of no password anyone knows: an unknown email is checked against it, so
@@ -60,7 +60,12 @@ export async function setPasswordWithLink(
     throw linkInvalid("reset_password_token");
   }
   await deps.db.batch([
-    setPasswordConfirmed(deps.db, user.id, await hashPassword(password), deps.now()),
+    // A password chosen through a mailed link also confirms the address.
+    updateUser(deps.db, user.id, {
+      passwordHash: await hashPassword(password),
+      confirmed: true,
+      updatedAt: deps.now(),
+    }),
     deleteUserLinks(deps.db, user.id, "set_password"),
   ]);
   return user;

@@ -2,11 +2,11 @@ import type { z } from "zod";
 import type { ConversationRow } from "../../db/schema";
 import type { Bindings } from "../../env";
 import { createDeps, type Deps } from "../../events/deps";
-import { ApiError, invalidFields } from "../../lib/errors";
+import { ApiError } from "../../lib/errors";
 import { enforceLimit } from "../../lib/limits";
 import { createLogger } from "../../lib/logger";
 import { TtlCache } from "../../lib/ttl-cache";
-import { zodDetails } from "../../lib/zod-details";
+import { invalidInput } from "../../lib/zod-details";
 import type { ActionFrame, ActionReply, SocketIdentity } from "../../realtime/protocol";
 import type { RoomConversation } from "../../realtime/room-typing";
 import { performerOf } from "../access-tokens/service";
@@ -135,8 +135,7 @@ async function sendFromContact(
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const result = schema.safeParse(body);
   if (!result.success) {
-    const details = zodDetails(result.error);
-    throw invalidFields(details, details.map((d) => `${d.path}: ${d.message}`).join("; "));
+    throw invalidInput(result.error);
   }
   return result.data;
 }

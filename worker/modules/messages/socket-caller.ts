@@ -6,12 +6,13 @@ import type { SocketIdentity } from "../../realtime/protocol";
 import type { RoomConversation } from "../../realtime/room-typing";
 import type { AccountRole, Actor } from "../access-tokens/service";
 import { findAccount } from "../accounts/queries";
-import { botServesAccount, findBot } from "../agent-bots/queries";
+import { callerScope } from "../accounts/scope";
+import { findBot } from "../agent-bots/queries";
 import { viewerOf } from "../conversations/policy";
 import { findById, findContact, findContactInbox, inboxVisibleTo } from "../conversations/queries";
 import { loadOwnConversation } from "../conversations/service.public";
 import { findInbox } from "../inboxes/queries";
-import { findMembership, findUser } from "../users/queries";
+import { findUser } from "../users/queries";
 
 /** A socket's sender as the account or public API's auth would find them. */
 export type SocketCaller = {
@@ -36,40 +37,16 @@ export async function socketCaller(
   who: SocketIdentity,
 ): Promise<SocketCaller> {
   const { db } = deps;
-  const [account, current] = await Promise.all([
-    findAccount(db, ref.accountId),
-    findById(db, ref.id),
-  ]);
-  if (!account || !current || current.accountId !== ref.accountId) {
+  const current = await findById(db, ref.id);
+  if (!current || current.accountId !== ref.accountId) {
     throw notFound();
   }
-  if (account.status !== "active") {
-    throw new ApiError("account_suspended");
-  }
   if (who.role === "contact") {
-    const [contact, inbox, contactInbox] = await Promise.all([
-      findContact(db, ref.accountId, who.id),
-      findInbox(db, ref.accountId, ref.inboxId),
-      who.source ? findContactInbox(db, ref.inboxId, who.source) : undefined,
-    ]);
-    if (!contact || !inbox || contactInbox?.contactId !== contact.id) {
-      throw notFound();
-    }
-    const actor: Actor = { kind: "contact", contact, contactInbox };
-    return {
-      account,
-      actor,
-      role: "contact",
-      contactLimitKey: contactLimitKey(inbox.inboxIdentifier, contactInbox.sourceId),
-      // The public API's own ownership rule, by the conversation's display id.
-      conversation: (d) =>
-        loadOwnConversation(
-          { deps: d, account, actor, role: "contact", origin: "" },
-          current.displayId,
-        ),
-    };
+    return contactCaller(deps, ref, who, current.displayId);
   }
-  const { actor, role } = await agentOf(deps, account, who);
+  const actor = await agentOf(deps, who);
+  // The account API's own rule: membership (users) or the account served (bots), and status.
+  const { account, role } = await callerScope(db, actor, ref.accountId);
   if (!(await inboxVisibleTo(db, viewerOf({ actor, role }), ref.inboxId))) {
     throw notFound();
   }
@@ -88,24 +65,49 @@ export async function socketCaller(
   };
 }
 
-async function agentOf(
+/** A visitor: the public API's identification, by the session's source_id, and its limits. */
+async function contactCaller(
   deps: Deps,
-  account: AccountRow,
+  ref: RoomConversation,
   who: SocketIdentity,
-): Promise<{ actor: Actor; role: AccountRole }> {
-  if (who.kind === "agent_bot") {
-    const bot = await findBot(deps.db, who.id);
-    if (!bot || !(await botServesAccount(deps.db, bot, account.id))) {
-      throw notFound();
-    }
-    return { actor: { kind: "bot", bot }, role: "bot" };
-  }
-  const [user, membership] = await Promise.all([
-    findUser(deps.db, who.id),
-    findMembership(deps.db, account.id, who.id),
+  displayId: number,
+): Promise<SocketCaller> {
+  const { db } = deps;
+  const [account, contact, inbox, contactInbox] = await Promise.all([
+    findAccount(db, ref.accountId),
+    findContact(db, ref.accountId, who.id),
+    findInbox(db, ref.accountId, ref.inboxId),
+    who.source ? findContactInbox(db, ref.inboxId, who.source) : undefined,
   ]);
-  if (!user || !membership) {
+  if (!account || !contact || !inbox || contactInbox?.contactId !== contact.id) {
     throw notFound();
   }
-  return { actor: { kind: "user", user }, role: membership.role };
+  if (account.status !== "active") {
+    throw new ApiError("account_suspended");
+  }
+  const actor: Actor = { kind: "contact", contact, contactInbox };
+  return {
+    account,
+    actor,
+    role: "contact",
+    contactLimitKey: contactLimitKey(inbox.inboxIdentifier, contactInbox.sourceId),
+    // The public API's own ownership rule, by the conversation's display id.
+    conversation: (d) =>
+      loadOwnConversation({ deps: d, account, actor, role: "contact", origin: "" }, displayId),
+  };
+}
+
+async function agentOf(deps: Deps, who: SocketIdentity): Promise<Actor> {
+  if (who.kind === "agent_bot") {
+    const bot = await findBot(deps.db, who.id);
+    if (!bot) {
+      throw notFound();
+    }
+    return { kind: "bot", bot };
+  }
+  const user = await findUser(deps.db, who.id);
+  if (!user) {
+    throw notFound();
+  }
+  return { kind: "user", user };
 }

@@ -1,15 +1,13 @@
 import type { UserRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { upsertToken } from "../access-tokens/queries";
 import { assertCurrentPassword } from "../auth/service";
 import { hashPassword } from "../users/password";
 import { findUserByEmail, type NewUser, updateUser } from "../users/queries";
+import { emailTaken } from "../users/service";
 import type { ProfileUpdate } from "./schema";
-
-const emailTaken = () => invalidField("email", "has already been taken");
 
 /**
  * The user changes their own record. A new email or password needs the current password, so a

@@ -29,7 +29,8 @@ import {
 } from "./queries";
 import type { UserCreate, UserUpdate } from "./schema";
 
-const emailTaken = () =>
+/** An email another user has (platform API and profile alike). */
+export const emailTaken = () =>
   invalidField("email", "has already been taken", "Email has already been taken");
 
 /** Loads what the user record shows besides the row: token, accounts, hmac identifier. */
