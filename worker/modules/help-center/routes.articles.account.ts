@@ -5,7 +5,7 @@ import { requireMember } from "../../http/middleware/require-role";
 import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent, unwrapped } from "../../http/schemas/envelopes";
 import { ApiError } from "../../lib/errors";
-import { userIdOf } from "./routes.portals.account";
+import { callerUserId } from "../conversations/policy";
 import {
   ArticleCreateSchema,
   ArticleEnvelopeSchema,
@@ -95,7 +95,7 @@ const reorder = createRoute({
 });
 
 function writerOf(c: { var: AccountEnv["Variables"] }): Writer {
-  const userId = userIdOf(c.var.actor);
+  const userId = callerUserId(c.var.actor);
   if (userId === null) {
     throw new ApiError("not_authorized_for_bots");
   }
@@ -109,7 +109,7 @@ export const articleAccountRoutes = createRouter<AccountEnv>()
       c.var.deps,
       portal,
       c.req.valid("query"),
-      userIdOf(c.var.actor),
+      callerUserId(c.var.actor),
     );
     return c.json({ payload: await presentArticles(c.var.deps, portal, rows, false), meta }, 200);
   })

@@ -7,7 +7,7 @@ import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent, unwrapped } from "../../http/schemas/envelopes";
 import { AccountParams } from "../../http/schemas/ids";
 import { invalidField } from "../../lib/errors";
-import type { Actor } from "../access-tokens/service";
+import { callerUserId } from "../conversations/policy";
 import { listPortals } from "./queries.portals";
 import { PortalParams } from "./schema.common";
 import {
@@ -29,14 +29,11 @@ import {
 
 const tags = ["Help center"];
 
-export const userIdOf = (actor: Actor): number | null =>
-  actor.kind === "user" ? actor.user.id : null;
-
 const envelope = async (
   c: { var: AccountEnv["Variables"] },
   row: Parameters<typeof presentOnePortal>[1],
 ) => {
-  const json = await presentOnePortal(c.var.deps, row, userIdOf(c.var.actor));
+  const json = await presentOnePortal(c.var.deps, row, callerUserId(c.var.actor));
   return { ...json, payload: json };
 };
 
@@ -138,7 +135,7 @@ const deleteLogo = createRoute({
 export const portalAccountRoutes = createRouter<AccountEnv>()
   .openapi(list, async (c) => {
     const rows = await listPortals(c.var.deps.db, c.var.account.id);
-    const payload = await presentPortals(c.var.deps, rows, userIdOf(c.var.actor));
+    const payload = await presentPortals(c.var.deps, rows, callerUserId(c.var.actor));
     return c.json({ payload, meta: { portals_count: payload.length } }, 200);
   })
   .openapi(show, async (c) => {
