@@ -18,6 +18,10 @@ export type Actor =
   /** An automation rule performing its actions (worker/modules/automation-rules). */
   | { kind: "automation"; ruleId: number };
 
+/** The user id behind the caller (null for bots, contacts, platform apps and automation). */
+export const callerUserId = (actor: Actor): number | null =>
+  actor.kind === "user" ? actor.user.id : null;
+
 /** Resolves an `api_access_token` to its owner (one D1 round trip), or null when it matches nothing. */
 export async function resolveToken(db: Db, token: string): Promise<Actor | null> {
   const [[row], [user], [bot]] = await findTokenWithOwner(db, token);

@@ -43,6 +43,5 @@ export function viewerOf(caller: { actor: Actor; role: AccountRole }): Viewer {
   return { kind: "agent", userId: -1 };
 }
 
-/** The user id behind the caller, for "mine" counts and last-seen updates. */
-export const callerUserId = (actor: Actor): number | null =>
-  actor.kind === "user" ? actor.user.id : null;
+// Conversations' "mine" counts and last-seen updates use the one caller-id rule.
+export { callerUserId } from "../access-tokens/service";

@@ -5,6 +5,7 @@ import { requireAdmin, requireMember } from "../../http/middleware/require-role"
 import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent, unwrapped } from "../../http/schemas/envelopes";
 import { AccountParams } from "../../http/schemas/ids";
+import { callerUserId } from "../access-tokens/service";
 import { presentTeam } from "./presenter";
 import {
   TeamCreateSchema,
@@ -14,7 +15,6 @@ import {
   TeamUpdateSchema,
 } from "./schema";
 import {
-  callerId,
   createTeam,
   deleteTeam,
   isTeamMember,
@@ -82,7 +82,7 @@ const remove = createRoute({
 
 export const teamAccountRoutes = createRouter<AccountEnv>()
   .openapi(list, async (c) => {
-    const caller = callerId(c.var.actor);
+    const caller = callerUserId(c.var.actor);
     const { teams, memberOf } = await listTeamsFor(c.var.deps, c.var.account.id, caller);
     return c.json(
       teams.map((t) => presentTeam(t, memberOf.has(t.id))),
@@ -91,7 +91,7 @@ export const teamAccountRoutes = createRouter<AccountEnv>()
   })
   .openapi(show, async (c) => {
     const team = await loadTeam(c.var.deps, c.var.account.id, c.req.valid("param").team_id);
-    const isMember = await isTeamMember(c.var.deps, team, callerId(c.var.actor));
+    const isMember = await isTeamMember(c.var.deps, team, callerUserId(c.var.actor));
     return c.json(presentTeam(team, isMember), 200);
   })
   .openapi(create, async (c) => {
@@ -101,7 +101,7 @@ export const teamAccountRoutes = createRouter<AccountEnv>()
   .openapi(update, async (c) => {
     const current = await loadTeam(c.var.deps, c.var.account.id, c.req.valid("param").team_id);
     const team = await updateTeam(c.var.deps, current, c.req.valid("json"));
-    const isMember = await isTeamMember(c.var.deps, team, callerId(c.var.actor));
+    const isMember = await isTeamMember(c.var.deps, team, callerUserId(c.var.actor));
     return c.json(presentTeam(team, isMember), 200);
   })
   .openapi(remove, async (c) => {

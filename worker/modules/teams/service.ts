@@ -2,7 +2,6 @@ import type { TeamRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
-import type { Actor } from "../access-tokens/service";
 import type { AgentRow } from "../agents/queries";
 import {
   accountUserIds,
@@ -21,10 +20,6 @@ import {
   updateTeam as updateTeamRow,
 } from "./queries";
 import type { TeamCreate, TeamUpdate } from "./schema";
-
-/** The calling user's id (bots never reach team routes, but the type allows them). */
-export const callerId = (actor: Actor): number | null =>
-  actor.kind === "user" ? actor.user.id : null;
 
 const nameTaken = () =>
   invalidField("name", "has already been taken", "Name has already been taken");
