@@ -48,6 +48,8 @@ describe("GET /public/api/v1/inboxes/{inbox_identifier}", () => {
       identity_validation_enabled: true,
       channel_type: "Channel::Api",
       locale: null,
+      available_agents: [],
+      portal: null,
     });
     const text = JSON.stringify(res.body);
     expect(text).not.toContain(w.inbox.hmacToken);

@@ -1,8 +1,15 @@
 import type { InboxRow } from "../../db/schema";
+import type { LinkedPortalRow, PublicAgentRow } from "./queries.public";
 import type { PublicInbox } from "./schema.public";
 
+/** What the public inbox record shows beside the inbox row, loaded by the route. */
+export type PublicInboxExtras = { agents: PublicAgentRow[]; portal: LinkedPortalRow | undefined };
+
 /** Chatwoot's public inbox (plus the widget's display settings); no secrets, no webhook URL. */
-export function presentPublicInbox(row: InboxRow): PublicInbox {
+export function presentPublicInbox(
+  row: InboxRow,
+  { agents, portal }: PublicInboxExtras,
+): PublicInbox {
   return {
     identifier: row.inboxIdentifier,
     name: row.name,
@@ -23,5 +30,12 @@ export function presentPublicInbox(row: InboxRow): PublicInbox {
     identity_validation_enabled: row.hmacMandatory,
     channel_type: row.channelType,
     locale: row.locale,
+    // Never an email or an id: a visitor sees who answers, not how to reach them elsewhere.
+    available_agents: agents.map((a) => ({
+      name: a.displayName || a.name,
+      avatar_url: a.avatarUrl || null,
+      availability_status: a.availability,
+    })),
+    portal: portal ? { slug: portal.slug, default_locale: portal.defaultLocale } : null,
   };
 }

@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { inboxes } from "../../db/schema";
+import type { InboxRow } from "../../db/schema";
+import { accountUsers, inboxes, inboxMembers, portals, users } from "../../db/schema";
 
 /** The public API addresses an inbox by its inbox_identifier (both channel kinds). */
 export const findInboxByIdentifier = (db: Db, identifier: string) =>
@@ -8,3 +9,51 @@ export const findInboxByIdentifier = (db: Db, identifier: string) =>
 
 export const findInboxById = (db: Db, id: number) =>
   db.select().from(inboxes).where(eq(inboxes.id, id)).get();
+
+/** How many of an inbox's agents the widget may show (it draws three). */
+export const PUBLIC_AGENTS_LIMIT = 5;
+
+/**
+ * The inbox's members still in its account, online first: only what a visitor may see of them.
+ * The join on the inbox's own account keeps a member who left the account out.
+ */
+export const publicAgents = (db: Db, inbox: InboxRow) =>
+  db
+    .select({
+      name: users.name,
+      displayName: users.displayName,
+      avatarUrl: users.avatarUrl,
+      availability: accountUsers.availability,
+    })
+    .from(inboxMembers)
+    .innerJoin(users, eq(users.id, inboxMembers.userId))
+    .innerJoin(
+      accountUsers,
+      and(eq(accountUsers.userId, users.id), eq(accountUsers.accountId, inbox.accountId)),
+    )
+    .where(eq(inboxMembers.inboxId, inbox.id))
+    .orderBy(
+      sql`case ${accountUsers.availability} when 'online' then 0 when 'busy' then 1 else 2 end`,
+      asc(inboxMembers.id),
+    )
+    .limit(PUBLIC_AGENTS_LIMIT)
+    .all();
+
+export type PublicAgentRow = Awaited<ReturnType<typeof publicAgents>>[number];
+
+/** The live (not archived) help-center portal linked to the inbox, the oldest if several. */
+export const linkedPortal = (db: Db, inbox: InboxRow) =>
+  db
+    .select({ slug: portals.slug, defaultLocale: portals.defaultLocale })
+    .from(portals)
+    .where(
+      and(
+        eq(portals.inboxId, inbox.id),
+        eq(portals.accountId, inbox.accountId),
+        eq(portals.archived, false),
+      ),
+    )
+    .orderBy(asc(portals.id))
+    .get();
+
+export type LinkedPortalRow = NonNullable<Awaited<ReturnType<typeof linkedPortal>>>;

@@ -5,6 +5,7 @@ import { rateLimitResponses } from "../../http/middleware/rate-limit";
 import { createRouter } from "../../http/router";
 import { jsonContent } from "../../http/schemas/envelopes";
 import { presentPublicInbox } from "./presenter.public";
+import { linkedPortal, publicAgents } from "./queries.public";
 import { InboxPublicParams, PublicInboxSchema } from "./schema.public";
 
 // Chatwoot: GET /public/api/v1/inboxes/{inbox_identifier}
@@ -12,7 +13,8 @@ const show = createRoute({
   method: "get",
   path: "/",
   tags: ["Public API"],
-  summary: "The inbox's public settings (name, hours, widget look, identity validation)",
+  summary:
+    "The inbox's public settings (name, hours, widget look, identity validation, agents, portal)",
   request: { params: InboxPublicParams },
   responses: {
     200: jsonContent(PublicInboxSchema, "The inbox"),
@@ -21,6 +23,11 @@ const show = createRoute({
   },
 });
 
-export const inboxPublicRoutes = createRouter<PublicInboxEnv>().openapi(show, (c) =>
-  c.json(presentPublicInbox(c.var.inbox), 200),
-);
+export const inboxPublicRoutes = createRouter<PublicInboxEnv>().openapi(show, async (c) => {
+  const { inbox, deps } = c.var;
+  const [agents, portal] = await Promise.all([
+    publicAgents(deps.db, inbox),
+    linkedPortal(deps.db, inbox),
+  ]);
+  return c.json(presentPublicInbox(inbox, { agents, portal }), 200);
+});

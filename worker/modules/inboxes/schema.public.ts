@@ -13,6 +13,22 @@ export const InboxIdentifierParam = z
 
 export const InboxPublicParams = z.object({ inbox_identifier: InboxIdentifierParam });
 
+/** An agent of the inbox as a visitor sees them (Chatwoot's widget `available_agents`). */
+export const PublicAgentSchema = z
+  .object({
+    name: z
+      .string()
+      .openapi({ description: "The agent's available_name (display name, else name)" }),
+    avatar_url: z.string().nullable(),
+    availability_status: z.enum(["online", "busy", "offline"]),
+  })
+  .openapi("PublicAgent");
+
+/** The help-center portal the widget shows (its public pages live under /hc/{slug}). */
+export const PublicPortalSchema = z
+  .object({ slug: z.string(), default_locale: z.string() })
+  .openapi("PublicPortal");
+
 /** What a visitor's client (the widget) may know about an inbox: settings, never secrets. */
 export const PublicInboxSchema = z
   .object({
@@ -37,6 +53,12 @@ export const PublicInboxSchema = z
       .openapi({ description: "hmac_mandatory: identifiers need an identifier_hash" }),
     channel_type: z.enum(["Channel::Api", "Channel::WebWidget"]),
     locale: z.string().nullable(),
+    available_agents: z.array(PublicAgentSchema).openapi({
+      description: "Up to 5 of the inbox's agents, online first: name, avatar, presence only",
+    }),
+    portal: PublicPortalSchema.nullable().openapi({
+      description: "The linked help-center portal, null when none or archived",
+    }),
   })
   .openapi("PublicInbox");
 
