@@ -1,9 +1,16 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 
 /** Markers FTS5 puts around matches in snippets; the page escapes the text, then swaps them for <mark>. */
 export const MARK_OPEN = "\uE000";
 export const MARK_CLOSE = "\uE001";
+
+/**
+ * How many of a portal's matches a search ranks at most. bm25 scores (and sorts) every row it
+ * is given, so ranking all of a word found in 100,000 articles costs ~100 ms; ranking the newest
+ * SEARCH_CAP matches costs what ranking a rare word does. Below the cap the ranking is exact.
+ */
+export const SEARCH_CAP = 1000;
 
 /**
  * A search box's text as plain words: FTS5 syntax (quotes, NEAR, column filters, `*`, `^`)
@@ -28,8 +35,40 @@ export type SearchHit = {
 };
 
 /**
+ * The search statement (exported for its query-plan test). The scalar subquery finds the
+ * cap-th newest of the portal's matches without scoring anything (FTS5 walks a doclist in rowid
+ * order); FTS5 then reads only the matches from that rowid up, so bm25 scores at most `cap`
+ * rows. With fewer matches the bound is 0: every match is ranked. CROSS JOIN keeps the index
+ * the outer loop: led by the portal's articles, SQLite would run one MATCH per article.
+ */
+export function searchQuery(
+  portalId: number,
+  locale: string,
+  words: string[],
+  limit: number,
+  cap = SEARCH_CAP,
+): SQL {
+  const match = ftsMatch(words);
+  return sql`
+    SELECT a.id, a.title, a.slug, a.description, a.category_id, a.updated_at,
+      snippet(help_articles_fts, -1, ${MARK_OPEN}, ${MARK_CLOSE}, '…', 16) AS snippet
+    FROM help_articles_fts
+    CROSS JOIN help_articles a ON a.id = help_articles_fts.rowid
+    WHERE help_articles_fts MATCH ${match}
+      AND a.portal_id = ${portalId} AND a.locale = ${locale} AND a.status = 1
+      AND help_articles_fts.rowid >= coalesce((
+        SELECT f.rowid FROM help_articles_fts f
+        CROSS JOIN help_articles c ON c.id = f.rowid
+        WHERE f.help_articles_fts MATCH ${match}
+          AND c.portal_id = ${portalId} AND c.locale = ${locale} AND c.status = 1
+        ORDER BY f.rowid DESC LIMIT 1 OFFSET ${cap - 1}), 0)
+    ORDER BY bm25(help_articles_fts, 10.0, 3.0, 6.0, 1.0), a.id
+    LIMIT ${limit}`;
+}
+
+/**
  * Published articles of one portal + locale matching every word, best first: bm25 with the
- * title weighted 10, tags 6, description 3 and the body 1.
+ * title weighted 10, tags 6, description 3 and the body 1, over the newest `cap` matches.
  */
 export async function searchPublished(
   db: Db,
@@ -37,6 +76,7 @@ export async function searchPublished(
   locale: string,
   words: string[],
   limit: number,
+  cap = SEARCH_CAP,
 ): Promise<SearchHit[]> {
   if (words.length === 0) {
     return [];
@@ -49,15 +89,7 @@ export async function searchPublished(
     category_id: number | null;
     updated_at: number;
     snippet: string | null;
-  }>(sql`
-    SELECT a.id, a.title, a.slug, a.description, a.category_id, a.updated_at,
-      snippet(help_articles_fts, -1, ${MARK_OPEN}, ${MARK_CLOSE}, '…', 16) AS snippet
-    FROM help_articles_fts
-    JOIN help_articles a ON a.id = help_articles_fts.rowid
-    WHERE help_articles_fts MATCH ${ftsMatch(words)}
-      AND a.portal_id = ${portalId} AND a.locale = ${locale} AND a.status = 1
-    ORDER BY bm25(help_articles_fts, 10.0, 3.0, 6.0, 1.0), a.id
-    LIMIT ${limit}`);
+  }>(searchQuery(portalId, locale, words, limit, cap));
   return rows.map((r) => ({
     id: r.id,
     title: r.title,
