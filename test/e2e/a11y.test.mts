@@ -1,10 +1,12 @@
 // Issue 15, point 7: axe-core finds no accessibility violation of any impact in the chat's frame
-// (welcome and conversation, light and dark, desktop and phone) nor on the demo page. axe is
+// (welcome and conversation, light and dark, desktop and phone; the help-center home and an
+// article) nor on the demo page. axe is
 // injected with the page's CSP bypassed: the widget's own CSP would (rightly) refuse it.
 import { createRequire } from "node:module";
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { agentApi, chatFrame, INBOX, launchChromium, launcher } from "./harness.mts";
+import { agentApi, chat, chatFrame, INBOX, launchChromium, launcher } from "./harness.mts";
+import { createWidgetInbox, linkPortal } from "./help-world.mts";
 
 const base = inject("parleyBase");
 const hostUrl = inject("hostUrl");
@@ -82,6 +84,25 @@ describe("accessibility (axe-core)", () => {
       await context.close();
     });
   }
+
+  it("finds nothing in the help-center home and an article, light and dark", async () => {
+    const inbox = await createWidgetInbox(base, "Help desk a11y", [["Ann Lee", "online"]]);
+    await linkPortal(base, inbox.id);
+    for (const scheme of ["light", "dark"] as const) {
+      const context = await browser.newContext({ bypassCSP: true, colorScheme: scheme });
+      const page = await context.newPage();
+      await page.goto(`${base}/demo?inbox=${inbox.identifier}`);
+      await launcher(page).click();
+      await chat(page).locator(".pw-articles li").first().waitFor();
+      expect(await violations(chatFrame(page))).toEqual([]);
+      await chat(page)
+        .getByRole("button", { name: /Track your order/ })
+        .click();
+      await chat(page).locator(".pw-article h3").waitFor();
+      expect(await violations(chatFrame(page))).toEqual([]);
+      await context.close();
+    }
+  });
 
   it("finds nothing on the demo page", async () => {
     const context = await browser.newContext({ bypassCSP: true });

@@ -33,6 +33,8 @@ const SETTINGS: InboxSettings = {
   identity_validation_enabled: false,
   channel_type: "Channel::WebWidget",
   locale: null,
+  available_agents: [],
+  portal: null,
 };
 
 let view: ReturnType<typeof show> | undefined;

@@ -6,11 +6,12 @@ import { PreChatForm } from "./screens/PreChatForm";
 import { startChat } from "./state/chat";
 import { messages, pending } from "./state/conversation";
 import { session } from "./state/session";
-import { loadError, settings } from "./state/ui";
+import { helpHome, loadError, settings } from "./state/ui";
 
 /** Screen switch from the stores (no router): loading, error, pre-chat form, conversation. */
 export function App() {
   const s = settings.value;
+  const Help = helpHome.value;
   const style = s ? { "--pw-color": brandShade(s.widget_color) } : {};
   const preChat =
     s?.pre_chat_form_enabled &&
@@ -38,6 +39,8 @@ export function App() {
         <p class="pw-center" role="status">
           {t("loading")}
         </p>
+      ) : Help ? (
+        <Help>{preChat ? <PreChatForm /> : <Conversation />}</Help>
       ) : preChat ? (
         <PreChatForm />
       ) : (

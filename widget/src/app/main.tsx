@@ -12,7 +12,7 @@ import { flush } from "./state/outbox";
 import { markSeen } from "./state/receive";
 import { session } from "./state/session";
 import { effect } from "./state/signal";
-import { isOpen, online, settings, unread } from "./state/ui";
+import { helpHome, isOpen, online, settings, unread } from "./state/ui";
 import css from "./styles/app.css?inline";
 import { installStyles } from "./styles/install";
 
@@ -98,6 +98,15 @@ effect(() => {
     const active = Boolean(session.value?.conversationId) && !resolved.value;
     // The launcher gets the shade the header uses: the loader has no room for the maths.
     notifyHost({ type: "session", payload: { active, color: brandShade(color) } });
+  }
+});
+
+effect(() => {
+  // Inboxes without a portal never fetch the help center's chunk.
+  if (settings.value?.portal) {
+    void import("./help/Home").then((m) => {
+      helpHome.value = m.Home;
+    });
   }
 });
 

@@ -29,6 +29,8 @@ export const PublicPortalSchema = z
   .object({ slug: z.string(), default_locale: z.string() })
   .openapi("PublicPortal");
 
+export type PublicPortal = z.infer<typeof PublicPortalSchema>;
+
 /** What a visitor's client (the widget) may know about an inbox: settings, never secrets. */
 export const PublicInboxSchema = z
   .object({

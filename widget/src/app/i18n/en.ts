@@ -5,6 +5,7 @@ export const en = {
   reply_in_a_few_minutes: "Typically replies in a few minutes",
   reply_in_a_few_hours: "Typically replies in a few hours",
   reply_in_a_day: "Typically replies in a day",
+  away_now: "We're away at the moment",
   away: "We're away right now. Leave a message and we'll get back to you.",
   offline: "You're offline. Messages will be sent when you're back.",
   reconnecting: "Reconnecting…",

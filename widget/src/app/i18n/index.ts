@@ -1,7 +1,7 @@
 import { computed, signal } from "../state/signal";
 import { en, type Key } from "./en";
 
-export type { Key };
+export { en, type Key };
 
 const LOCALES = ["en", "fr", "es", "ar"] as const;
 const RTL = new Set(["ar", "he", "fa", "ur"]);

@@ -1,3 +1,4 @@
+import type { FunctionComponent } from "preact";
 import type { InboxSettings } from "../api/types";
 import type { LiveState } from "../realtime/socket";
 import { signal } from "./signal";
@@ -17,3 +18,6 @@ export const focusRequest = signal(0);
 export function requestFocus() {
   focusRequest.value++;
 }
+
+/** The help-center home (a lazy chunk, loaded only for an inbox with a portal); wraps the chat. */
+export const helpHome = signal<FunctionComponent | null>(null);
