@@ -29,7 +29,7 @@ export const findById = (db: Db, id: number) =>
 // --- visibility -------------------------------------------------------------------------------
 
 /** The inbox ids a non-administrator may see, as a subquery; undefined means every inbox. */
-function visibleInboxIds(db: Db, viewer: Viewer) {
+export function visibleInboxIds(db: Db, viewer: Viewer) {
   switch (viewer.kind) {
     case "all":
       return undefined;

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, max, type SQL, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { attachments, contactInboxes, contacts, conversations, messages } from "../../db/schema";
 
@@ -25,47 +26,60 @@ export const maxSeq = async (db: Db, conversationId: number) => {
   return row?.seq ?? 0;
 };
 
-export const findByIdempotencyKey = (db: Db, conversationId: number, key: string) =>
+/** The stored messages of `keys` (a group's retries), in one read. */
+export const findByIdempotencyKeys = (db: Db, conversationId: number, keys: string[]) =>
   db
     .select()
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), eq(messages.idempotencyKey, key)))
-    .get();
+    .where(
+      and(eq(messages.conversationId, conversationId), inArray(messages.idempotencyKey, keys)),
+    );
 
-export const insertMessage = (db: Db, values: NewMessage) =>
-  db.insert(messages).values(values).returning();
+/**
+ * `conversationId` may be SQL: a guarded id (`guardedConversationId`) that is NULL when the
+ * sender may no longer write, which fails the insert (and its batch) on the NOT NULL column.
+ */
+export const insertMessage = (
+  db: Db,
+  values: Omit<NewMessage, "conversationId"> & { conversationId: number | SQL<number> },
+) => db.insert(messages).values(values).returning();
 
+/** The conversation's id where `guard` holds for its row, else NULL. */
+export const guardedConversationId = (db: Db, conversationId: number, guard: SQL) =>
+  sql<number>`(${db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.id, conversationId), guard))})`;
+
+/** A guarded insert refused: the sender lost access, or the conversation moved. */
+export const isGuardRefusal = (err: unknown): boolean => {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (/NOT NULL constraint failed: messages\.conversation_id/i.test(e.message)) {
+      return true;
+    }
+  }
+  return false;
+};
+
+/** Moves the conversation's clocks; returns the row as the message left it (the room keeps it). */
 export function touchConversation(db: Db, conversationId: number, touch: MessageTouch) {
   const at = touch.at;
-  const base = { updatedAt: at };
-  switch (touch.kind) {
-    case "incoming":
-      return db
-        .update(conversations)
-        .set({
-          ...base,
-          lastActivityAt: at,
-          waitingSince: sql`COALESCE(${conversations.waitingSince}, ${at})`,
-        })
-        .where(eq(conversations.id, conversationId));
-    case "human_reply":
-      return db
-        .update(conversations)
-        .set({
-          ...base,
-          lastActivityAt: at,
-          waitingSince: null,
-          firstReplyCreatedAt: sql`COALESCE(${conversations.firstReplyCreatedAt}, ${at})`,
-        })
-        .where(eq(conversations.id, conversationId));
-    case "activity":
-      return db
-        .update(conversations)
-        .set({ ...base, lastActivityAt: at })
-        .where(eq(conversations.id, conversationId));
-    default:
-      return db.update(conversations).set(base).where(eq(conversations.id, conversationId));
+  const clocks: SQLiteUpdateSetSource<typeof conversations> = { updatedAt: at };
+  if (touch.kind === "incoming") {
+    clocks.lastActivityAt = at;
+    clocks.waitingSince = sql`COALESCE(${conversations.waitingSince}, ${at})`;
+  } else if (touch.kind === "human_reply") {
+    clocks.lastActivityAt = at;
+    clocks.waitingSince = null;
+    clocks.firstReplyCreatedAt = sql`COALESCE(${conversations.firstReplyCreatedAt}, ${at})`;
+  } else if (touch.kind === "activity") {
+    clocks.lastActivityAt = at;
   }
+  return db
+    .update(conversations)
+    .set(clocks)
+    .where(eq(conversations.id, conversationId))
+    .returning();
 }
 
 export const touchContact = (db: Db, contactId: number, at: number) =>

@@ -1,6 +1,9 @@
-import type { MessageRow } from "../../db/schema";
-import type { Message, PublicMessage } from "./schema";
-import type { AppendRequest } from "./writer";
+import type { SQL } from "drizzle-orm";
+import type { ConversationRow, MessageRow } from "../../db/schema";
+import type { Recorder } from "../../events/commit";
+import type { MessageConversationContext } from "./presenter";
+import type { CounterInput, MessageTouch, NewAttachment, NewMessage } from "./queries";
+import type { Message, PublicMessage, Sender } from "./schema";
 
 /**
  * `presented` is the agents' view of a new message and `presentedPublic` the contact's (null for
@@ -17,3 +20,43 @@ export type AppendResult = {
 
 /** What appends a message: the room's stub, or the room itself when a socket sends. */
 export type Appender = { appendMessage(req: AppendRequest): Promise<AppendResult> };
+
+/** The room as a message sent over its socket sees it: the writer, and its conversation row. */
+export type SocketRoom = Appender & {
+  /** The room's copy of the row, `load`ed when it has none. */
+  conversation(load: () => Promise<ConversationRow>): Promise<ConversationRow>;
+  /** A write was refused: read the row again next time. */
+  forgetConversation(): void;
+};
+
+/** What the room needs to show a message to agents and to the contact. */
+export type MessageView = {
+  sender: Sender | null;
+  context: MessageConversationContext;
+  origin: string;
+};
+
+/** A new message's view: the room reads the counters with the write itself. */
+export type AppendView = Omit<MessageView, "context"> & {
+  context: Omit<MessageConversationContext, "unreadCount" | "sourceId">;
+};
+
+export type AppendRequest = {
+  conversationId: number;
+  values: Omit<NewMessage, "seq" | "conversationId">;
+  touch: MessageTouch;
+  /** The contact whose last_activity_at moves (incoming messages). */
+  contactId?: number;
+  /** Files already stored in R2, recorded in the same batch as the message. */
+  attachments?: Omit<NewAttachment, "messageId">[];
+  view: AppendView;
+  /** The conversation's counters to read back with the write (for the presenter). */
+  counters: CounterInput;
+  /** Records message.created in the message's batch; null for messages with no event. */
+  record: Recorder | null;
+  /**
+   * A condition on the conversation row that must still hold when the message commits (a
+   * socket sender's access, checked from cached rows before): else not_found, nothing stored.
+   */
+  guard?: SQL;
+};

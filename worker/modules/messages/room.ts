@@ -1,16 +1,23 @@
 import type { AttachmentRow, MessageRow } from "../../db/schema";
 import type { Bindings } from "../../env";
-import type { ActionFrame, ActionReply, SocketIdentity } from "../../realtime/protocol";
+import type { ActionFrame, ActionReply, RoomEvent, SocketIdentity } from "../../realtime/protocol";
 import { RoomBase } from "../../realtime/room-base";
 import { RoomRelay } from "../../realtime/room-relay";
 import type { RoomConversation } from "../../realtime/room-typing";
 import type { RoomFrame } from "../live/frames";
 import { presentMessage, presentPublicMessage } from "./presenter";
-import { findByIdempotencyKey, type NewMessage } from "./queries";
-import type { AppendResult } from "./room-types";
+import type { NewMessage } from "./queries";
+import { RoomConversationCache } from "./room-conversation";
+import type { AppendResult, SocketRoom } from "./room-types";
 import { socketActions } from "./socket-registry";
 import { type UpdateRecorder, writeMessageUpdate } from "./write-update";
-import { type AppendRequest, type MessageView, MessageWriter, type Presented } from "./writer";
+import {
+  type AppendRequest,
+  type MessageView,
+  MessageWriter,
+  type Place,
+  type Presented,
+} from "./writer";
 
 export type { AppendResult };
 
@@ -24,6 +31,7 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
   /** In-flight appends by Idempotency-Key, so a retry racing its original gets the same row. */
   private readonly inflight = new Map<string, Promise<AppendResult>>();
   private readonly writer: MessageWriter;
+  private readonly conversation = new RoomConversationCache();
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -41,26 +49,18 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
           },
         }),
       new RoomRelay(env, () => this.db()),
+      this.conversation,
     );
   }
 
+  /** A conversation event passing through: the room's copy of the row is no longer current. */
+  override async publish(event: RoomEvent<RoomFrame>): Promise<void> {
+    this.conversation.drop();
+    await super.publish(event);
+  }
+
   async appendMessage(req: AppendRequest): Promise<AppendResult> {
-    const key = req.values.idempotencyKey;
-    if (!key) {
-      return { ...(await this.writer.append(req)), duplicate: false };
-    }
-    const pending = this.inflight.get(key);
-    if (pending) {
-      // The original relays the events; the replay only learns the row.
-      return { ...(await pending), duplicate: true, eventIds: [] };
-    }
-    const work = this.appendOnce(req, key);
-    this.inflight.set(key, work);
-    try {
-      return await work;
-    } finally {
-      this.inflight.delete(key);
-    }
+    return this.appendAt(req);
   }
 
   /** A message or read receipt from a socket: the registered handler (worker/wiring.ts). */
@@ -72,7 +72,16 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
         data: { code: "not_found", message: "Resource could not be found", status: 404 },
       });
     }
-    return socketActions()(this, this.env, conversation, who, action);
+    // A message's place in the order is taken as its frame arrives, before its checks.
+    const place = action.type === "message.create" ? this.writer.reserve() : undefined;
+    const room: SocketRoom = {
+      appendMessage: (req) => this.appendAt(req, place),
+      conversation: (load) => this.conversation.get(load),
+      forgetConversation: () => this.conversation.drop(),
+    };
+    return socketActions()(room, this.env, conversation, who, action).finally(() =>
+      place?.cancel(),
+    );
   }
 
   /** Updates a message and records message.updated with it (unless `record` is null). */
@@ -99,12 +108,24 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
     return { message: row, eventIds };
   }
 
-  private async appendOnce(req: AppendRequest, key: string): Promise<AppendResult> {
-    const existing = await findByIdempotencyKey(this.db(), req.conversationId, key);
-    if (existing) {
-      return { message: existing, duplicate: true, eventIds: [] };
+  private async appendAt(req: AppendRequest, place?: Place): Promise<AppendResult> {
+    const write = () => (place ? place.fill(req) : this.writer.append(req));
+    const key = req.values.idempotencyKey;
+    if (!key) {
+      return write();
     }
-    return { ...(await this.writer.append(req)), duplicate: false };
+    const pending = this.inflight.get(key);
+    if (pending) {
+      // The original relays the events; the replay only learns the row.
+      return { ...(await pending), duplicate: true, eventIds: [] };
+    }
+    const work = write();
+    this.inflight.set(key, work);
+    try {
+      return await work;
+    } finally {
+      this.inflight.delete(key);
+    }
   }
 
   private broadcastMessage(

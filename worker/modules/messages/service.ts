@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { ConversationRow, MessageRow } from "../../db/schema";
 import { commit, recorderOf } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
@@ -26,9 +27,11 @@ import type { MessageView } from "./writer";
 
 /**
  * `room`: the room the message goes through, when the caller is that room (a message sent over
- * its socket); otherwise the conversation's room is reached through its stub.
+ * its socket); otherwise the conversation's room is reached through its stub. `guard`: the
+ * sender's access, re-checked by the message's insert (writer.ts), for callers that checked it
+ * from cached rows.
  */
-export type MessageScope = ConversationScope & { origin: string; room?: Appender };
+export type MessageScope = ConversationScope & { origin: string; room?: Appender; guard?: SQL };
 
 export type CreateMessageInput = {
   content?: string | null;
@@ -166,6 +169,7 @@ export async function createMessage(
     counters: conversation,
     // Chatwoot parity: every message but activity notes is a webhook event (private notes too).
     record: type === "activity" ? null : recorderOf(deps),
+    guard: scope.guard,
   });
   if (
     type === "incoming" &&

@@ -12,7 +12,8 @@ import type { RoomConversation } from "../../realtime/room-typing";
 import { performerOf } from "../access-tokens/service";
 import { markSeen } from "../conversations/service.actions";
 import { markSeenByContact, sendAsContact } from "../conversations/service.public";
-import type { Appender } from "./room-types";
+import { senderGuard } from "./guard";
+import type { SocketRoom } from "./room-types";
 import {
   createInputOf,
   MessageCreateJsonSchema,
@@ -23,9 +24,10 @@ import { type SocketCaller, socketCaller } from "./socket-caller";
 
 /**
  * Who is on a socket, as the account API's auth would find them now: trusted for as long as
- * the API's own auth cache trusts a token (5 s), so a removed agent stops within seconds.
+ * the API's own auth cache trusts a token (5 s). A message's access is re-checked in its own
+ * write (senderGuard) regardless; a refused write drops the entry (null: read again).
  */
-const callers = new TtlCache<SocketCaller>(5_000, 2_000);
+const callers = new TtlCache<Promise<SocketCaller> | null>(5_000, 2_000);
 
 /**
  * A message or read receipt sent over a room's socket: the same services, validation,
@@ -33,7 +35,7 @@ const callers = new TtlCache<SocketCaller>(5_000, 2_000);
  * ack or the one error body as a frame; nothing is stored when it is an error.
  */
 export async function socketAction(
-  room: Appender,
+  room: SocketRoom,
   env: Bindings,
   ref: RoomConversation,
   who: SocketIdentity,
@@ -41,9 +43,10 @@ export async function socketAction(
 ): Promise<ActionReply> {
   const echoId = action.type === "message.create" ? action.echo_id : undefined;
   const log = createLogger({ source: "socket", conversation_id: ref.id });
+  const key = `${ref.accountId}:${ref.id}:${who.kind}:${who.id}:${who.source ?? ""}`;
   try {
     const deps = createDeps(env, { origin: who.origin ?? "", log });
-    const caller = await callerOf(deps, ref, who);
+    const caller = await callerOf(deps, ref, who, key);
     const scope: MessageScope = {
       deps: { ...deps, performedBy: performerOf(caller.actor) },
       account: caller.account,
@@ -51,11 +54,17 @@ export async function socketAction(
       role: caller.role,
       origin: who.origin ?? "",
       room,
+      guard: senderGuard(deps.db, caller, ref),
     };
-    const reply = await perform(scope, caller, action);
+    const reply = await perform(scope, room, caller, action);
     await scope.deps.events.flush();
     return reply;
   } catch (err) {
+    if (err instanceof ApiError && err.code === "not_found") {
+      // The write's own check refused what the caches said: nothing cached is trusted again.
+      callers.set(key, null);
+      room.forgetConversation();
+    }
     if (err instanceof ApiError) {
       const retry = Number(err.headers["Retry-After"]);
       return {
@@ -78,29 +87,33 @@ export async function socketAction(
   }
 }
 
-async function callerOf(deps: Deps, ref: RoomConversation, who: SocketIdentity) {
-  const key = `${ref.accountId}:${ref.id}:${who.kind}:${who.id}:${who.source ?? ""}`;
+function callerOf(deps: Deps, ref: RoomConversation, who: SocketIdentity, key: string) {
   const known = callers.get(key);
   if (known) {
     return known;
   }
-  const caller = await socketCaller(deps, ref, who);
+  // One lookup serves every frame that arrives while it is under way (a burst after connect).
+  const caller = socketCaller(deps, ref, who);
   callers.set(key, caller);
+  caller.catch(() => callers.set(key, null));
   return caller;
 }
 
 async function perform(
   scope: MessageScope,
+  room: SocketRoom,
   caller: SocketCaller,
   action: ActionFrame,
 ): Promise<ActionReply> {
-  const conversation = await caller.conversation(scope.deps);
   if (action.type === "read") {
+    // Unguarded writes read the row (and check access by it) every time.
+    const current = await caller.conversation(scope.deps);
     await (caller.contactLimitKey === null
-      ? markSeen(scope, conversation, scope.deps.now())
-      : markSeenByContact(scope, conversation));
+      ? markSeen(scope, current, scope.deps.now())
+      : markSeenByContact(scope, current));
     return null;
   }
+  const conversation = await room.conversation(() => caller.conversation(scope.deps));
   const { type: _type, ...body } = action;
   const result =
     caller.contactLimitKey === null

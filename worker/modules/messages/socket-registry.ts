@@ -1,11 +1,11 @@
 import type { Bindings } from "../../env";
 import type { ActionFrame, ActionReply, SocketIdentity } from "../../realtime/protocol";
 import type { RoomConversation } from "../../realtime/room-typing";
-import type { Appender } from "./room-types";
+import type { SocketRoom } from "./room-types";
 
 /** Handles a message or read frame a room received (modules/messages/socket-actions.ts). */
 export type SocketActionHandler = (
-  room: Appender,
+  room: SocketRoom,
   env: Bindings,
   conversation: RoomConversation,
   who: SocketIdentity,

@@ -1,70 +1,15 @@
 import type { Db } from "../../db/client";
 import type { AttachmentRow, MessageRow } from "../../db/schema";
-import { eventWrites, type Recorder } from "../../events/commit";
-import { SYSTEM } from "../../events/deps";
-import { prepareDerived } from "../../events/registry";
-import type { AnyDomainEvent } from "../../events/types";
 import { isUniqueViolation } from "../../lib/db-errors";
+import { ApiError } from "../../lib/errors";
 import type { RoomRelay } from "../../realtime/room-relay";
-import type { MessageConversationContext } from "./presenter";
-import {
-  type CounterInput,
-  type Counters,
-  counterStatements,
-  countersFrom,
-  insertAttachment,
-  insertMessage,
-  type MessageTouch,
-  maxSeq,
-  messageIdAt,
-  type NewAttachment,
-  type NewMessage,
-  touchContact,
-  touchConversation,
-} from "./queries";
-import type { Message, PublicMessage, Sender } from "./schema";
+import { type Counters, findByIdempotencyKeys, isGuardRefusal, maxSeq } from "./queries";
+import type { RoomConversationCache } from "./room-conversation";
+import type { AppendRequest, AppendResult } from "./room-types";
+import type { Message, PublicMessage } from "./schema";
+import { groupBatch } from "./writer-batch";
 
-/** What the room needs to show a message to agents and to the contact. */
-export type MessageView = {
-  sender: Sender | null;
-  context: MessageConversationContext;
-  origin: string;
-};
-
-/** A new message's view: the room reads the counters with the write itself. */
-export type AppendView = Omit<MessageView, "context"> & {
-  context: Omit<MessageConversationContext, "unreadCount" | "sourceId">;
-};
-
-export type AppendRequest = {
-  conversationId: number;
-  values: Omit<NewMessage, "seq" | "conversationId">;
-  touch: MessageTouch;
-  /** The contact whose last_activity_at moves (incoming messages). */
-  contactId?: number;
-  /** Files already stored in R2, recorded in the same batch as the message. */
-  attachments?: Omit<NewAttachment, "messageId">[];
-  view: AppendView;
-  /** The conversation's counters to read back with the write (for the presenter). */
-  counters: CounterInput;
-  /** Records message.created in the message's batch; null for messages with no event. */
-  record: Recorder | null;
-};
-
-const NO_RECORDER: Recorder = { performedBy: SYSTEM, origin: "", at: 0 };
-
-function createdEvent(
-  req: AppendRequest,
-  messageId: ReturnType<typeof messageIdAt>,
-): AnyDomainEvent {
-  return {
-    name: "message.created",
-    accountId: req.values.accountId,
-    conversation: req.conversationId,
-    data: { inbox_id: req.values.inboxId, is_private: req.values.private ?? false },
-    refs: { message_id: messageId },
-  };
-}
+export type { AppendRequest, AppendView, MessageView } from "./room-types";
 
 /** Messages committed to D1 in one batch at most; keeps a batch well under D1's limits. */
 const MAX_GROUP = 40;
@@ -72,28 +17,37 @@ const MAX_GROUP = 40;
 /** The room's views of a stored message: the agents' and the contact's (null: private). */
 export type Presented = { presented: Message; presentedPublic: PublicMessage | null };
 
-export type Written = Presented & { message: MessageRow; eventIds: number[] };
-
-type Pending = {
-  req: AppendRequest;
+/** A place in the queue: taken when a message arrives, filled once its checks pass. */
+type Slot = {
+  req?: AppendRequest;
+  cancelled: boolean;
   seq: number;
-  resolve: (written: Written) => void;
+  resolve: (result: AppendResult) => void;
   reject: (err: unknown) => void;
 };
+type Pending = Slot & { req: AppendRequest };
 
-const isSeqClash = (err: unknown) =>
-  isUniqueViolation(err) && /messages\.seq/.test(`${err} ${(err as Error).cause ?? ""}`);
+/** A message's place in the writer's order, held while it is checked (socket messages). */
+export type Place = {
+  fill(req: AppendRequest): Promise<AppendResult>;
+  /** Gives the place up (refused, or answered without a write); no-op once filled. */
+  cancel(): void;
+};
+
+const clash = (err: unknown, column: string) =>
+  isUniqueViolation(err) && `${err} ${(err as Error).cause ?? ""}`.includes(`messages.${column}`);
 
 /**
- * The room's message writer. `seq` is taken synchronously when a message arrives; messages
- * that arrive while a D1 write is in flight are committed together in the next batch (group
- * commit), so one conversation's throughput is not bounded by one D1 round trip per message.
- * Groups commit strictly one after another, so D1 and the broadcasts see seq order.
+ * The room's message writer. Messages queue in arrival order; those that arrive while a D1 write
+ * is in flight are committed together in the next batch (group commit), so one conversation's
+ * throughput is not bounded by one D1 round trip per message. A group takes its seqs when it
+ * commits, synchronously and in queue order, and gives them back if the batch fails, so seqs
+ * are arrival order without gaps. Groups commit strictly one after another.
  */
 export class MessageWriter {
   private lastSeq = 0;
   private ready: Promise<void> | undefined;
-  private readonly queue: Pending[] = [];
+  private readonly queue: Slot[] = [];
   private draining = false;
 
   constructor(
@@ -110,102 +64,140 @@ export class MessageWriter {
     ) => Presented,
     /** Sends the group's outbox rows to the queue; its sent-marks ride on the next group. */
     private readonly relay: RoomRelay,
+    /** Keeps the conversation row as each group's batch left it. */
+    private readonly conversation?: Pick<RoomConversationCache, "mark" | "wrote">,
   ) {}
 
-  async append(req: AppendRequest): Promise<Written> {
-    await this.ensureSeq(req.conversationId);
-    return new Promise((resolve, reject) => {
-      const seq = this.next();
-      this.queue.push({ req, seq, resolve, reject });
-      this.kick();
-    });
+  /**
+   * Stores `req` (an idempotency key already stored answers its message, `duplicate: true`;
+   * the key's unique index decides, so a first send costs no read).
+   */
+  append(req: AppendRequest): Promise<AppendResult> {
+    return this.reserve().fill(req);
   }
 
-  private next(): number {
-    this.lastSeq += 1;
-    this.kv.put("last_seq", this.lastSeq);
-    return this.lastSeq;
+  /**
+   * Takes the next place in the order now, for a message that is still being checked: messages
+   * are stored in the order they arrived even when their checks finish out of order (a socket's
+   * own messages stay in the order it sent them). Later messages wait behind an unfilled place.
+   */
+  reserve(): Place {
+    const slot: Slot = { cancelled: false, seq: 0, resolve: () => {}, reject: () => {} };
+    this.queue.push(slot);
+    return {
+      fill: (req) =>
+        new Promise((resolve, reject) => {
+          if (slot.req || slot.cancelled) {
+            reject(new Error("this place in the queue was already used"));
+            return;
+          }
+          Object.assign(slot, { req, resolve, reject });
+          this.kick();
+        }),
+      cancel: () => {
+        if (!slot.req && !slot.cancelled) {
+          slot.cancelled = true;
+          this.kick();
+        }
+      },
+    };
   }
 
   private kick(): void {
-    if (this.draining) {
+    const head = this.queue[0];
+    if (this.draining || !head || (!head.req && !head.cancelled)) {
       return;
     }
     this.draining = true;
     void this.enqueue(() => this.drainOnce());
   }
 
-  /** Commits what is queued now, then yields the chain to other broadcasts before going on. */
+  /** Commits what is ready at the head now, then yields the chain to other broadcasts. */
   private async drainOnce(): Promise<void> {
-    const group = this.queue.splice(0, MAX_GROUP);
     try {
-      await this.commit(group);
-    } catch (err) {
-      if (isSeqClash(err)) {
-        await this.renumber(group);
-        this.queue.unshift(...group);
-      } else if (group.length > 1) {
-        // One bad message must not fail its neighbours: try them one by one.
-        await this.commitEach(group);
-      } else {
-        group[0]?.reject(err);
-      }
-    }
-    this.draining = false;
-    if (this.queue.length > 0) {
+      await this.commitGroup(this.take());
+    } finally {
+      this.draining = false;
       this.kick();
     }
   }
 
-  private async commitEach(group: Pending[]): Promise<void> {
-    for (const item of group) {
-      try {
-        await this.commit([item]);
-      } catch (err) {
-        item.reject(err);
+  /** The filled places at the head of the queue, up to the first one still being checked. */
+  private take(): Pending[] {
+    const group: Pending[] = [];
+    while (group.length < MAX_GROUP) {
+      const head = this.queue[0];
+      if (!head || (!head.req && !head.cancelled)) {
+        break;
+      }
+      this.queue.shift();
+      if (head.req) {
+        group.push(head as Pending);
       }
     }
+    return group;
   }
 
-  private async commit(group: Pending[]): Promise<void> {
+  /** One bad message must not fail its neighbours: a failed group is sorted out here. */
+  private async commitGroup(group: Pending[]): Promise<void> {
     if (group.length === 0) {
       return;
     }
-    const db = this.db();
-    const statements = [];
-    const spans: { start: number; files: number; eventIds: (results: unknown[]) => number[] }[] =
-      [];
-    // message_created commits with the message itself (activity messages have no event).
-    const events = group.map(({ req, seq }) =>
-      req.record ? [createdEvent(req, messageIdAt(req.conversationId, seq))] : [],
-    );
-    await prepareDerived(db, events.flat(), group[0]?.req.record?.at ?? 0);
-    group.forEach(({ req, seq }, n) => {
-      const files = req.attachments ?? [];
-      const messageId = messageIdAt(req.conversationId, seq);
-      const start = statements.length;
-      statements.push(
-        insertMessage(db, { ...req.values, conversationId: req.conversationId, seq }),
-      );
-      const writes = eventWrites(db, events[n] ?? [], req.record ?? NO_RECORDER);
-      const eventsAt = statements.length;
-      // Before the touch: the facts derived from the message (reply time, first response) read
-      // the conversation's clocks as the message found them.
-      statements.push(...writes.statements);
-      statements.push(
-        touchConversation(db, req.conversationId, req.touch),
-        ...(req.contactId ? [touchContact(db, req.contactId, req.touch.at)] : []),
-      );
-      statements.push(...files.map((a) => insertAttachment(db, { ...a, messageId })));
-      spans.push({ start, files: files.length, eventIds: (r) => writes.ids(r, eventsAt) });
-    });
-    // The presenter's unread count and source_id, read after the group in the same round trip.
-    const countersAt = statements.length;
-    statements.push(...counterStatements(db, (group.at(-1) as Pending).req.counters));
-    const marks = this.relay.take();
-    if (marks) {
-      statements.push(marks.statement);
+    try {
+      await this.commit(group);
+      return;
+    } catch (err) {
+      if (clash(err, "seq")) {
+        // D1 holds seqs the room did not write (an import): continue after them, same order.
+        const stored = await maxSeq(this.db(), (group[0] as Pending).req.conversationId);
+        this.lastSeq = Math.max(this.lastSeq, stored);
+        this.queue.unshift(...group);
+        return;
+      }
+      if (clash(err, "idempotency_key")) {
+        const rest = await this.answerRetries(group);
+        if (rest.length < group.length) {
+          this.queue.unshift(...rest);
+          return;
+        }
+      }
+      if (group.length > 1) {
+        for (const item of group) {
+          await this.commitGroup([item]);
+        }
+        return;
+      }
+      (group[0] as Pending).reject(isGuardRefusal(err) ? new ApiError("not_found") : err);
     }
+  }
+
+  /** Answers the group's retries of stored messages; returns the others. */
+  private async answerRetries(group: Pending[]): Promise<Pending[]> {
+    const keys = group.flatMap((p) => p.req.values.idempotencyKey ?? []);
+    const conversationId = (group[0] as Pending).req.conversationId;
+    const found = await findByIdempotencyKeys(this.db(), conversationId, keys);
+    const byKey = new Map(found.map((row) => [row.idempotencyKey, row]));
+    return group.filter((p) => {
+      const row = byKey.get(p.req.values.idempotencyKey ?? null);
+      if (row) {
+        p.resolve({ message: row, duplicate: true, eventIds: [] });
+      }
+      return !row;
+    });
+  }
+
+  private async commit(group: Pending[]): Promise<void> {
+    await this.ensureSeq((group[0] as Pending).req.conversationId);
+    const first = this.lastSeq + 1;
+    for (const p of group) {
+      p.seq = ++this.lastSeq;
+    }
+    this.kv.put("last_seq", this.lastSeq);
+    const db = this.db();
+    const batch = await groupBatch(db, group);
+    const marks = this.relay.take();
+    const since = this.conversation?.mark() ?? 0;
+    const statements = marks ? [...batch.statements, marks.statement] : batch.statements;
     let results: unknown[][];
     try {
       results = (await db.batch(statements as never)) as unknown[][];
@@ -213,35 +205,25 @@ export class MessageWriter {
       if (marks) {
         this.relay.giveBack(marks.ids);
       }
+      // Nothing of the group is stored: its seqs go to whatever commits next.
+      this.lastSeq = first - 1;
+      this.kv.put("last_seq", this.lastSeq);
       throw err;
     }
-    const counters = countersFrom(results.slice(countersAt, countersAt + 2));
-    this.relay.send(spans.flatMap((span) => span.eventIds(results)));
+    const { stored, counters, conversation } = batch.read(results);
+    if (conversation) {
+      this.conversation?.wrote(conversation, since);
+    }
+    this.relay.send(stored.flatMap((s) => s.eventIds));
     group.forEach((p, i) => {
-      const span = spans[i] as (typeof spans)[number];
-      const row = results[span.start]?.[0] as MessageRow | undefined;
-      const end = (spans[i + 1]?.start ?? countersAt) as number;
-      const attachments = results.slice(end - span.files, end).flat() as AttachmentRow[];
+      const { row, attachments, eventIds } = stored[i] as (typeof stored)[number];
       if (!row) {
         p.reject(new Error(`message ${p.seq} was not stored`));
         return;
       }
-      const views = this.written(row, span.files === 0 ? [] : attachments, p.req, counters);
-      p.resolve({ message: row, ...views, eventIds: span.eventIds(results) });
+      const views = this.written(row, attachments, p.req, counters);
+      p.resolve({ message: row, duplicate: false, ...views, eventIds });
     });
-  }
-
-  /** D1 holds seqs the room did not write (an import): continue after them, in the same order. */
-  private async renumber(group: Pending[]): Promise<void> {
-    const first = group[0];
-    if (!first) {
-      return;
-    }
-    const stored = await maxSeq(this.db(), first.req.conversationId);
-    this.lastSeq = Math.max(this.lastSeq, stored);
-    for (const p of [...group, ...this.queue]) {
-      p.seq = this.next();
-    }
   }
 
   private ensureSeq(conversationId: number): Promise<void> {

@@ -1,0 +1,109 @@
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../db/client";
+import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
+import { eventWrites, type Recorder } from "../../events/commit";
+import { SYSTEM } from "../../events/deps";
+import { prepareDerived } from "../../events/registry";
+import type { AnyDomainEvent } from "../../events/types";
+import {
+  type Counters,
+  counterStatements,
+  countersFrom,
+  guardedConversationId,
+  insertAttachment,
+  insertMessage,
+  messageIdAt,
+  touchContact,
+  touchConversation,
+} from "./queries";
+import type { AppendRequest } from "./room-types";
+
+type Batch = BatchItem<"sqlite">;
+
+/** A message of a group with the seq it commits under. */
+export type Numbered = { req: AppendRequest; seq: number };
+
+/** What one message of a group got back from the batch. */
+export type Stored = {
+  row: MessageRow | undefined;
+  attachments: AttachmentRow[];
+  eventIds: number[];
+};
+
+const NO_RECORDER: Recorder = { performedBy: SYSTEM, origin: "", at: 0 };
+
+function createdEvent(
+  req: AppendRequest,
+  messageId: ReturnType<typeof messageIdAt>,
+): AnyDomainEvent {
+  return {
+    name: "message.created",
+    accountId: req.values.accountId,
+    conversation: req.conversationId,
+    data: { inbox_id: req.values.inboxId, is_private: req.values.private ?? false },
+    refs: { message_id: messageId },
+  };
+}
+
+/**
+ * The one D1 batch of a group of messages: per message its insert (guarded when the sender's
+ * access must still hold), its outbox and derived rows, the conversation's touch and its files;
+ * then the counters the presenter shows. `read` takes each message back out of the results.
+ */
+export async function groupBatch(db: Db, group: Numbered[]) {
+  const statements: Batch[] = [];
+  const spans: { start: number; touch: number; files: number; ids: (r: unknown[]) => number[] }[] =
+    [];
+  // message_created commits with the message itself (activity messages have no event).
+  const events = group.map(({ req, seq }) =>
+    req.record ? [createdEvent(req, messageIdAt(req.conversationId, seq))] : [],
+  );
+  await prepareDerived(db, events.flat(), group[0]?.req.record?.at ?? 0);
+  group.forEach(({ req, seq }, n) => {
+    const files = req.attachments ?? [];
+    const messageId = messageIdAt(req.conversationId, seq);
+    const start = statements.length;
+    const conversationId = req.guard
+      ? guardedConversationId(db, req.conversationId, req.guard)
+      : req.conversationId;
+    statements.push(insertMessage(db, { ...req.values, conversationId, seq }));
+    const writes = eventWrites(db, events[n] ?? [], req.record ?? NO_RECORDER);
+    const eventsAt = statements.length;
+    // Before the touch: the facts derived from the message (reply time, first response) read
+    // the conversation's clocks as the message found them.
+    statements.push(...writes.statements);
+    const touch = statements.length;
+    statements.push(
+      touchConversation(db, req.conversationId, req.touch),
+      ...(req.contactId ? [touchContact(db, req.contactId, req.touch.at)] : []),
+    );
+    statements.push(...files.map((a) => insertAttachment(db, { ...a, messageId })));
+    spans.push({ start, touch, files: files.length, ids: (r) => writes.ids(r, eventsAt) });
+  });
+  // The presenter's unread count and source_id, read after the group in the same round trip.
+  const countersAt = statements.length;
+  statements.push(...counterStatements(db, (group.at(-1) as Numbered).req.counters));
+  return {
+    statements,
+    read(results: unknown[][]): {
+      stored: Stored[];
+      counters: Counters;
+      conversation?: ConversationRow;
+    } {
+      const stored = spans.map((span, i) => {
+        const end = spans[i + 1]?.start ?? countersAt;
+        return {
+          row: results[span.start]?.[0] as MessageRow | undefined,
+          attachments: results.slice(end - span.files, end).flat() as AttachmentRow[],
+          eventIds: span.ids(results),
+        };
+      });
+      const last = spans.at(-1);
+      return {
+        stored,
+        counters: countersFrom(results.slice(countersAt, countersAt + 2)),
+        conversation: last ? (results[last.touch]?.[0] as ConversationRow | undefined) : undefined,
+      };
+    },
+  };
+}
