@@ -2,7 +2,7 @@
 // another site. Measures script tag → launcher painted, click → usable composer (cold and after
 // a hover), the main-thread time the widget costs the host page before any interaction (CDP
 // Performance metrics against the same page without the widget), and the size budgets.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import path from "node:path";
@@ -228,6 +228,14 @@ export async function main() {
     );
     process.stdout.write(`  requests: ${first.assets.join(", ")}\n`);
     process.stdout.write(`  API calls to open a new visitor's chat: ${first.api.join(", ")}\n`);
+    // Lazy: fetched only by the chat of an inbox linked to a help-center portal.
+    for (const chunk of readdirSync(path.join(DIST, "assets")).filter((f) =>
+      f.startsWith("Home-"),
+    )) {
+      process.stdout.write(
+        `help-center chunk (lazy)    ${gz(`assets/${chunk}`)} B   (only inboxes with a portal)\n`,
+      );
+    }
   } finally {
     await browser.close();
     host.close();
