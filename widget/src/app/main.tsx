@@ -104,9 +104,12 @@ effect(() => {
 effect(() => {
   // Inboxes without a portal never fetch the help center's chunk.
   if (settings.value?.portal) {
-    void import("./help/Home").then((m) => {
-      helpHome.value = m.Home;
-    });
+    import("./help/Home")
+      .then((m) => {
+        helpHome.value = m.Home;
+      })
+      // A chunk that cannot load leaves the plain chat.
+      .catch(() => {});
   }
 });
 
