@@ -119,6 +119,27 @@ describe("search over more matches than the cap", () => {
   });
 });
 
+describe("prefix words", () => {
+  it("finds the same articles whether or not an indexed term extends the word", async () => {
+    const { portal, ids } = await portalWith([
+      { title: "Reset your password", content: "Text." },
+      { title: "Passkeys", content: "Text." },
+      { title: "Reports", content: "Text." },
+      { title: "One report", content: "Text." },
+      { title: "Übersicht", content: "Text." },
+    ]);
+    const [password, passkeys, reports, report, overview] = ids;
+    expect(await search(portal.id, "pass")).toEqual([passkeys, password]);
+    expect(await search(portal.id, "password")).toEqual([password]);
+    expect(await search(portal.id, "PASSWORD")).toEqual([password]);
+    expect(await search(portal.id, "report")).toEqual([reports, report]);
+    expect(await search(portal.id, "reports")).toEqual([reports]);
+    expect(await search(portal.id, "uber")).toEqual([overview]);
+    expect(await search(portal.id, "über")).toEqual([overview]);
+    expect(await search(portal.id, "passwordz")).toEqual([]);
+  });
+});
+
 describe("search query plan", () => {
   it("walks the full-text index first and reads articles by primary key, never scanning them", async () => {
     const query = searchQuery(1, "en", ["parley"], 20);
@@ -131,5 +152,7 @@ describe("search query plan", () => {
     expect(plan).not.toMatch(/SCAN (a|c)\b|USING (COVERING )?INDEX help_articles/);
     // The subquery's ORDER BY rowid DESC is FTS5's own order: no sort before the LIMIT.
     expect(plan.match(/TEMP B-TREE/g) ?? []).toHaveLength(1);
+    // Whether a term extends the word is a seek in the term list (a non-zero index number).
+    expect(plan).toMatch(/SCAN help_articles_fts_terms VIRTUAL TABLE INDEX [1-9]/);
   });
 });
