@@ -9,6 +9,8 @@ import { XSS_PAYLOADS } from "./help-center-xss-payloads.mts";
 import { ARTICLES, createWidgetInbox, linkPortal } from "./help-world.mts";
 
 const base = inject("parleyBase");
+/** The chunk, the articles and the search answer from a busy test machine. */
+const POLL = { timeout: 10_000 };
 
 let browser: Browser;
 let inbox: string;
@@ -51,8 +53,10 @@ describe("the widget's help-center home", () => {
     const frame = chat(page);
     // The home: a labelled search box (focused on open), the popular articles as buttons.
     const search = frame.getByRole("searchbox", { name: "Search for help" });
-    await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
-    await expect.poll(() => frame.locator(".pw-articles li").count()).toBe(3);
+    await expect
+      .poll(() => search.evaluate((el) => el === document.activeElement), POLL)
+      .toBe(true);
+    await expect.poll(() => frame.locator(".pw-articles li").count(), POLL).toBe(3);
     expect(await frame.getByRole("heading", { name: "Popular articles" }).count()).toBe(1);
     for (const a of ARTICLES) {
       expect(await frame.getByRole("button", { name: new RegExp(a.title) }).count()).toBe(1);
@@ -61,17 +65,17 @@ describe("the widget's help-center home", () => {
 
     await search.fill("return");
     await frame.getByRole("heading", { name: "Search results" }).waitFor();
-    await expect.poll(() => frame.locator(".pw-articles li").count()).toBe(1);
+    await expect.poll(() => frame.locator(".pw-articles li").count(), POLL).toBe(1);
     await search.fill("no such thing anywhere");
     await frame.getByText("No articles found.").waitFor();
     await search.fill("");
-    await expect.poll(() => frame.locator(".pw-articles li").count()).toBe(3);
+    await expect.poll(() => frame.locator(".pw-articles li").count(), POLL).toBe(3);
 
     // An article: its title takes the focus, the body is the portal's HTML, links are safe.
     await frame.getByRole("button", { name: /Track your order/ }).click();
     const title = frame.getByRole("heading", { name: "Track your order", level: 2 });
     await title.waitFor();
-    await expect.poll(() => focused(page)).toBe("H2 Track your order");
+    await expect.poll(() => focused(page), POLL).toBe("H2 Track your order");
     expect(await frame.locator(".pw-article strong").first().textContent()).toBe("Orders");
     expect(await frame.locator(".pw-article h3").textContent()).toBe("Delivery times");
     const link = frame.locator(".pw-article a");
@@ -81,7 +85,7 @@ describe("the widget's help-center home", () => {
 
     // Back: the list again, the focus on the article's button.
     await frame.getByRole("button", { name: "Back" }).click();
-    await expect.poll(() => focused(page)).toMatch(/^BUTTON Track your order/);
+    await expect.poll(() => focused(page), POLL).toMatch(/^BUTTON Track your order/);
 
     // Still need help: the conversation's composer, focused.
     await frame.getByRole("button", { name: /Track your order/ }).click();
@@ -89,7 +93,9 @@ describe("the widget's help-center home", () => {
     await frame.getByRole("button", { name: "Chat with us" }).click();
     const composer = frame.locator("textarea");
     await composer.waitFor();
-    await expect.poll(() => composer.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect
+      .poll(() => composer.evaluate((el) => el === document.activeElement), POLL)
+      .toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });

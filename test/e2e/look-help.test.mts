@@ -38,7 +38,7 @@ describe("the widget's look with agents and a help center (docs/widget/*.png)", 
     ] as const) {
       const v = await newVisitor({ mobile, url: `${base}/demo?inbox=${inbox.identifier}` });
       await launcher(v.page).click();
-      await expect.poll(() => chat(v.page).locator(".pw-articles li").count()).toBe(3);
+      await chat(v.page).locator(".pw-articles li").nth(2).waitFor();
       await expectLook(v.page, name, mobile ? undefined : CORNER);
       expect(v.errors).toEqual([]);
       await v.context.close();

@@ -35,7 +35,8 @@ export function App() {
             {t("try_again")}
           </button>
         </div>
-      ) : !s ? (
+      ) : !s || (s.portal && !Help) ? (
+        // An inbox with a help center opens on its home: no flash of the chat before it.
         <p class="pw-center" role="status">
           {t("loading")}
         </p>

@@ -1,3 +1,4 @@
+import type { VNode } from "preact";
 import type { HostCommand } from "../shared/bridge-protocol";
 import { brandShade } from "../shared/contrast";
 import { App } from "./App";
@@ -109,7 +110,9 @@ effect(() => {
         helpHome.value = m.Home;
       })
       // A chunk that cannot load leaves the plain chat.
-      .catch(() => {});
+      .catch(() => {
+        helpHome.value = (p) => p.children as VNode;
+      });
   }
 });
 

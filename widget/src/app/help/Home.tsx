@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { Header } from "../components/Header";
 import { messages, pending } from "../state/conversation";
 import { effect } from "../state/signal";
-import { focusRequest } from "../state/ui";
+import { focusRequest, settings } from "../state/ui";
 import { installStyles } from "../styles/install";
 import { Article } from "./Article";
 import css from "./help.css?inline";
@@ -49,10 +49,11 @@ const bindInput = (el: HTMLInputElement | null) => {
 /**
  * The help center's home for an inbox with a portal: search, popular articles, an article
  * inside the chat, and the way to the conversation (`children`), which a visitor with a
- * conversation going on sees at once.
+ * conversation going on (or an inbox whose portal was unlinked since) sees at once.
  */
 export function Home({ children }: { children?: ComponentChildren }) {
-  if (chatting.value || messages.value.length > 0 || pending.value.length > 0) {
+  const gone = !settings.value?.portal;
+  if (gone || chatting.value || messages.value.length > 0 || pending.value.length > 0) {
     return <>{children}</>;
   }
   if (article.value) {
