@@ -10,7 +10,7 @@ export const MARK_CLOSE = "\uE001";
  * is given, so ranking all of a word found in 100,000 articles costs ~100 ms; ranking the newest
  * SEARCH_CAP matches costs what ranking a rare word does. Below the cap the ranking is exact.
  */
-export const SEARCH_CAP = 1000;
+export const SEARCH_CAP = 250;
 
 /**
  * A search box's text as plain words: FTS5 syntax (quotes, NEAR, column filters, `*`, `^`)
