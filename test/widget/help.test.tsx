@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { InboxSettings } from "../../widget/src/app/api/types";
 import { Header } from "../../widget/src/app/components/Header";
 import { configure } from "../../widget/src/app/config";
+import { articleLocale } from "../../widget/src/app/help/locale";
 import { cleanArticle } from "../../widget/src/app/help/sanitize";
 import { settings } from "../../widget/src/app/state/ui";
 import { XSS_PAYLOADS } from "../e2e/help-center-xss-payloads.mjs";
@@ -118,5 +119,26 @@ describe("cleanArticle", () => {
         }
       }
     }
+  });
+});
+
+describe("articleLocale: which of the portal's locales the help home lists", () => {
+  const portal = {
+    slug: "acme",
+    default_locale: "en",
+    allowed_locales: ["en", "de", "pt_BR", "pt"],
+  };
+
+  it("takes the first wanted language the portal has, exact region before base language", () => {
+    expect(articleLocale(portal, [null, "de-AT", "en"])).toBe("de");
+    expect(articleLocale(portal, ["pt-BR"])).toBe("pt_BR");
+    expect(articleLocale(portal, ["pt-PT"])).toBe("pt");
+    expect(articleLocale(portal, ["fr", "de"])).toBe("de");
+  });
+
+  it("falls back to the portal's default for a language it lacks, or a record without locales", () => {
+    expect(articleLocale(portal, ["ja", undefined])).toBe("en");
+    const old = { slug: "acme", default_locale: "de" } as unknown as typeof portal;
+    expect(articleLocale(old, ["en"])).toBe("de");
   });
 });

@@ -84,16 +84,21 @@ describe("GET /public/api/v1/inboxes/{inbox_identifier}: available_agents", () =
 });
 
 describe("GET /public/api/v1/inboxes/{inbox_identifier}: portal", () => {
-  it("carries the linked portal's slug and default locale only", async () => {
+  it("carries the linked portal's slug and locales only", async () => {
     const w = await createPublicWorld({ channelType: "Channel::WebWidget" });
     const linked = await portal(w.account.id, {
       inboxId: w.inbox.id,
       defaultLocale: "fr",
+      allowedLocales: ["fr", "de", "pt_BR"],
       customDomain: unique("help").concat(".example.com"),
       headerText: "secret-ish header",
     });
     const res = await pub(w.base);
-    expect(res.body.portal).toEqual({ slug: linked.slug, default_locale: "fr" });
+    expect(res.body.portal).toEqual({
+      slug: linked.slug,
+      default_locale: "fr",
+      allowed_locales: ["fr", "de", "pt_BR"],
+    });
   });
 
   it("is null without a link, for an archived portal, and for another inbox's portal", async () => {

@@ -36,6 +36,12 @@ export function presentPublicInbox(
       avatar_url: a.avatarUrl || null,
       availability_status: a.availability,
     })),
-    portal: portal ? { slug: portal.slug, default_locale: portal.defaultLocale } : null,
+    portal: portal
+      ? {
+          slug: portal.slug,
+          default_locale: portal.defaultLocale,
+          allowed_locales: portal.allowedLocales,
+        }
+      : null,
   };
 }

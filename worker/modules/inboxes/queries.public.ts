@@ -44,7 +44,11 @@ export type PublicAgentRow = Awaited<ReturnType<typeof publicAgents>>[number];
 /** The live (not archived) help-center portal linked to the inbox, the oldest if several. */
 export const linkedPortal = (db: Db, inbox: InboxRow) =>
   db
-    .select({ slug: portals.slug, defaultLocale: portals.defaultLocale })
+    .select({
+      slug: portals.slug,
+      defaultLocale: portals.defaultLocale,
+      allowedLocales: portals.allowedLocales,
+    })
     .from(portals)
     .where(
       and(

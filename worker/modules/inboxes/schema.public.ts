@@ -26,7 +26,14 @@ export const PublicAgentSchema = z
 
 /** The help-center portal the widget shows (its public pages live under /hc/{slug}). */
 export const PublicPortalSchema = z
-  .object({ slug: z.string(), default_locale: z.string() })
+  .object({
+    slug: z.string(),
+    default_locale: z.string(),
+    allowed_locales: z.array(z.string()).openapi({
+      description:
+        "The portal's locales: the widget shows articles in the visitor's when it is one",
+    }),
+  })
   .openapi("PublicPortal");
 
 export type PublicPortal = z.infer<typeof PublicPortalSchema>;

@@ -1,5 +1,6 @@
 // The portal's public JSON (same origin as the frame: the Worker serves both).
 import type { PublicPortal } from "../../../../worker/modules/inboxes/schema.public";
+import { articleLocale } from "./locale";
 
 export type ArticleSummary = {
   id: number;
@@ -22,7 +23,7 @@ async function get<T>(url: string): Promise<T> {
 /** The 6 most viewed articles with no query, else the search's results. */
 export const searchArticles = (portal: PublicPortal, query: string) =>
   get<{ payload: ArticleSummary[] }>(
-    `${base(portal)}/${encodeURIComponent(portal.default_locale)}/articles.json${
+    `${base(portal)}/${encodeURIComponent(articleLocale(portal))}/articles.json${
       query ? `?query=${encodeURIComponent(query)}` : ""
     }`,
   ).then((r) => r.payload);
