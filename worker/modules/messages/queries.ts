@@ -61,8 +61,16 @@ export const isGuardRefusal = (err: unknown): boolean => {
   return false;
 };
 
-/** Moves the conversation's clocks; returns the row as the message left it (the room keeps it). */
-export function touchConversation(db: Db, conversationId: number, touch: MessageTouch) {
+/**
+ * Moves the conversation's clocks. `returning`: the row as the message left it (the room keeps
+ * it; asked of a group's last message only, since reading rows back costs CPU per column).
+ */
+export function touchConversation(
+  db: Db,
+  conversationId: number,
+  touch: MessageTouch,
+  returning = false,
+) {
   const at = touch.at;
   const clocks: SQLiteUpdateSetSource<typeof conversations> = { updatedAt: at };
   if (touch.kind === "incoming") {
@@ -75,11 +83,8 @@ export function touchConversation(db: Db, conversationId: number, touch: Message
   } else if (touch.kind === "activity") {
     clocks.lastActivityAt = at;
   }
-  return db
-    .update(conversations)
-    .set(clocks)
-    .where(eq(conversations.id, conversationId))
-    .returning();
+  const update = db.update(conversations).set(clocks).where(eq(conversations.id, conversationId));
+  return returning ? update.returning() : update;
 }
 
 export const touchContact = (db: Db, contactId: number, at: number) =>

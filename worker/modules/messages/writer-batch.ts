@@ -74,7 +74,7 @@ export async function groupBatch(db: Db, group: Numbered[]) {
     statements.push(...writes.statements);
     const touch = statements.length;
     statements.push(
-      touchConversation(db, req.conversationId, req.touch),
+      touchConversation(db, req.conversationId, req.touch, n === group.length - 1),
       ...(req.contactId ? [touchContact(db, req.contactId, req.touch.at)] : []),
     );
     statements.push(...files.map((a) => insertAttachment(db, { ...a, messageId })));

@@ -12,7 +12,7 @@ import {
   HUMAN_REPLY,
   hasFact,
   INBOX_HAS_BOT,
-  insertFact,
+  insertFacts,
   labelIdOf,
   lastFactAt,
   statusRecorded,
@@ -185,6 +185,8 @@ const inboxesOf = (events: readonly AnyDomainEvent[]) =>
 /** Reporting events (and, by trigger, their rollups) in the batch of their domain events. */
 export const reportingWrites: DerivedWrites = {
   prepare: (db, events, at) => ensureCalendars(db, inboxesOf(events), at || nowSeconds()),
-  statements: (db: Db, e: AnyDomainEvent, at: number): Batch[] =>
-    factsOf(e, at).map((f) => insertFact(db, { ...f, accountId: e.accountId })),
+  statements: (db: Db, e: AnyDomainEvent, at: number): Batch[] => {
+    const facts = factsOf(e, at).map((f) => ({ ...f, accountId: e.accountId }));
+    return facts.length === 0 ? [] : [insertFacts(db, facts)];
+  },
 };

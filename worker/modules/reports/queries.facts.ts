@@ -22,12 +22,30 @@ export type Fact = {
   label?: SQL;
 };
 
-export const insertFact = (db: Db, f: Fact) =>
+/**
+ * The fact's row. Its start and end are computed once, in the inner SELECT, and read by name
+ * after: the business clock names each of them three times, and a start such as "the last bot
+ * handoff" is itself a subquery, so inlining them multiplied the SQL a batch sends and parses.
+ */
+const factRow = (f: Fact) =>
+  sql`SELECT NULL, ${f.accountId}, ${f.name}, f.e - f.s,
+      ${businessClock(sql`f.inbox`, sql`f.e`)} - ${businessClock(sql`f.inbox`, sql`f.s`)},
+      f.inbox, f.u, f.team, f.cid, f.s, f.e, f.e, f.label
+    FROM (SELECT (${f.start}) AS s, (${f.end}) AS e, ${f.user} AS u, c.inbox_id AS inbox,
+      c.team_id AS team, c.id AS cid, ${f.label ?? sql`NULL`} AS label
+      ${f.from}) f`;
+
+/**
+ * Several facts of one event in one statement (UNION ALL, rows in the order given): a message
+ * weighs four candidate facts of which one or two hold, and a batch of many messages pays per
+ * statement.
+ */
+export const insertFacts = (db: Db, facts: Fact[]) =>
   db.insert(reportingEvents).select(
-    sql`SELECT NULL, ${f.accountId}, ${f.name}, (${f.end}) - (${f.start}),
-      ${businessClock(sql`c.inbox_id`, f.end)} - ${businessClock(sql`c.inbox_id`, f.start)},
-      c.inbox_id, ${f.user}, c.team_id, c.id, ${f.start}, ${f.end}, ${f.end}, ${f.label ?? sql`NULL`}
-      ${f.from}`,
+    sql.join(
+      facts.map((f) => factRow(f)),
+      sql` UNION ALL `,
+    ),
   );
 
 /** The conversation `ref` as `c`, with `where` (SQL starting with AND) added. */
