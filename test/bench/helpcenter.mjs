@@ -181,7 +181,7 @@ export async function main() {
     );
   }
   process.stdout.write(
-    "\nratios large/small (p95; target ≤ 2 for the article page and a one-article search)\n",
+    "\nratios large/small (p95; target ≤ 2 for the article page and every search)\n",
   );
   for (const name of Object.keys(byScale.small).filter(
     (k) => byScale.small[k] && "n" in byScale.small[k],
