@@ -4,13 +4,17 @@ import { markSent } from "../events/queries";
 import { sendToQueue } from "../events/queue-messages";
 import { nowSeconds } from "../lib/time";
 
-/** A mark waits at most this long for the next message write to carry it. */
-const LONE_MARK_DELAY_MS = 1_000;
+/**
+ * A mark waits at most this long for the next message write to carry it. Every lone mark is a
+ * D1 write of its own; with many rooms each writing every second or two, a 1 s wait sent one
+ * for every sixth message. Well inside the sweep's 30 s grace.
+ */
+const LONE_MARK_DELAY_MS = 3_000;
 
 /**
  * Sends the outbox rows the room committed to the EVENTS queue, and records them as sent
  * without a D1 round trip of their own: the marks ride along with the room's next message write
- * (or go alone after a second of quiet). A crash in between only leaves rows unmarked, which the
+ * (or go alone after a few seconds of quiet). A crash in between only leaves rows unmarked, which the
  * cron sweep sends again and the consumer's idempotent listeners absorb.
  */
 export class RoomRelay {

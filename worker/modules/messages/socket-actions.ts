@@ -23,11 +23,12 @@ import { createMessage, type MessageScope } from "./service";
 import { type SocketCaller, socketCaller } from "./socket-caller";
 
 /**
- * Who is on a socket, as the account API's auth would find them now: trusted for as long as
- * the API's own auth cache trusts a token (5 s). A message's access is re-checked in its own
- * write (senderGuard) regardless; a refused write drops the entry (null: read again).
+ * Who is on a socket, as the account API's auth would find them. A message's access is
+ * re-checked in its own write (senderGuard), so for messages this only carries who they are
+ * (name, avatar, the visitor's rate-limit key) and may be a minute old; a refused write drops
+ * the entry (null: read again). Read receipts are not guarded: they resolve the caller afresh.
  */
-const callers = new TtlCache<Promise<SocketCaller> | null>(5_000, 2_000);
+const callers = new TtlCache<Promise<SocketCaller> | null>(60_000, 2_000);
 
 /**
  * A message or read receipt sent over a room's socket: the same services, validation,
@@ -46,7 +47,9 @@ export async function socketAction(
   const key = `${ref.accountId}:${ref.id}:${who.kind}:${who.id}:${who.source ?? ""}`;
   try {
     const deps = createDeps(env, { origin: who.origin ?? "", log });
-    const caller = await callerOf(deps, ref, who, key);
+    const caller = await (action.type === "read"
+      ? socketCaller(deps, ref, who)
+      : callerOf(deps, ref, who, key));
     const scope: MessageScope = {
       deps: { ...deps, performedBy: performerOf(caller.actor) },
       account: caller.account,
