@@ -22,6 +22,12 @@ export type Fact = {
   label?: SQL;
 };
 
+/** Business seconds from start to end; a moment (one expression for both) has none. */
+const businessSeconds = (f: Fact) =>
+  f.start === f.end
+    ? sql`0`
+    : sql`${businessClock(sql`f.inbox`, sql`f.e`)} - ${businessClock(sql`f.inbox`, sql`f.s`)}`;
+
 /**
  * The fact's row. Its start and end are computed once, in the inner SELECT, and read by name
  * after: the business clock names each of them three times, and a start such as "the last bot
@@ -29,7 +35,7 @@ export type Fact = {
  */
 const factRow = (f: Fact) =>
   sql`SELECT NULL, ${f.accountId}, ${f.name}, f.e - f.s,
-      ${businessClock(sql`f.inbox`, sql`f.e`)} - ${businessClock(sql`f.inbox`, sql`f.s`)},
+      ${businessSeconds(f)},
       f.inbox, f.u, f.team, f.cid, f.s, f.e, f.e, f.label
     FROM (SELECT (${f.start}) AS s, (${f.end}) AS e, ${f.user} AS u, c.inbox_id AS inbox,
       c.team_id AS team, c.id AS cid, ${f.label ?? sql`NULL`} AS label
