@@ -1,7 +1,8 @@
 // Issue #6 benchmark: the widget in headless Chromium against `wrangler dev`, on a host page of
 // another site. Measures script tag → launcher painted, click → usable composer (cold and after
 // a hover), the main-thread time the widget costs the host page before any interaction (CDP
-// Performance metrics against the same page without the widget), and the size budgets.
+// Performance metrics against the same page without the widget), the host page's long tasks
+// from load to an open chat (issue #15: none over 50 ms), and the size budgets.
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createTcpServer } from "node:net";
@@ -38,6 +39,15 @@ const page = (
 // clicks; the chat frame records when its composer is on screen (absolute times).
 const probes = () => {
   const now = () => performance.timeOrigin + performance.now();
+  if (!location.pathname.endsWith("/frame")) {
+    // Every task of the host page's event loop over 50 ms, from the first one on (buffered).
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        window.__longTasks.push(entry.duration);
+      }
+    }).observe({ type: "longtask", buffered: true });
+  }
   const painted = (key) =>
     requestAnimationFrame(() => {
       window[key] = now();
@@ -162,9 +172,29 @@ async function openChat(browser, url, parleyBase, { hover }) {
   await chat.waitForFunction(() => window.__composer !== undefined);
   const composerAt = await chat.evaluate(() => window.__composer);
   const clickAt = await p.evaluate(() => window.__click);
+  const longTasks = await p.evaluate(() => window.__longTasks);
   await context.close();
-  return { launcher, downloaded, composer: composerAt - clickAt, assets, api };
+  return { launcher, downloaded, composer: composerAt - clickAt, assets, api, longTasks };
 }
+
+/** The host page's long tasks over load and a second of idling, for the page without the widget. */
+async function baselineLongTasks(browser, url) {
+  const context = await browser.newContext();
+  await context.addInitScript(probes);
+  const p = await context.newPage();
+  await p.goto(url, { waitUntil: "load" });
+  await p.waitForTimeout(1000);
+  const longTasks = await p.evaluate(() => window.__longTasks);
+  await context.close();
+  return longTasks;
+}
+
+/** "N over 50 ms in R page views, longest X ms" for the runs' long tasks. */
+const longTaskLine = (runs) => {
+  const all = runs.flat();
+  const longest = all.length > 0 ? `, longest ${fmt(Math.max(...all))} ms` : "";
+  return `${all.length} over 50 ms in ${runs.length} page views${longest}`;
+};
 
 const stats = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -184,11 +214,13 @@ export async function main() {
     const warm = [];
     const withWidget = [];
     const baseline = [];
+    const baselineTasks = [];
     for (let i = 0; i < RUNS; i++) {
       cold.push(await openChat(browser, `${host.url}/`, server.base, { hover: false }));
       warm.push(await openChat(browser, `${host.url}/`, server.base, { hover: true }));
       withWidget.push(await mainThread(browser, `${host.url}/`));
       baseline.push(await mainThread(browser, `${host.url}/baseline`));
+      baselineTasks.push(await baselineLongTasks(browser, `${host.url}/baseline`));
     }
     const loader = gz("widget.js");
     const frameHtml = readFileSync(path.join(DIST, "frame.html"), "utf8");
@@ -219,6 +251,11 @@ export async function main() {
     const task = (rows) => stats(rows.map((r) => r.task)).p50;
     process.stdout.write(
       `widget's main-thread cost before interaction (TaskDuration p50 difference): ${fmt(task(withWidget) - task(baseline))} ms\n`,
+    );
+    const opened = [...cold, ...warm].map((r) => r.longTasks);
+    process.stdout.write(
+      `host page long tasks, load → open chat: ${longTaskLine(opened)} (target 0); ` +
+        `without the widget, load: ${longTaskLine(baselineTasks)}\n`,
     );
     const first = cold[0];
     process.stdout.write("\nBudgets (gzip level 9, from widget/dist)\n");
