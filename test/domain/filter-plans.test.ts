@@ -5,16 +5,11 @@ import { contactPageQueries } from "../../worker/modules/contacts/queries";
 import { DEFAULT_SORT } from "../../worker/modules/contacts/service.list";
 import { compileFilter } from "../../worker/modules/filters/compile";
 import { contactFilterFields } from "../../worker/modules/filters/contact-fields";
+import { queryPlan } from "../support/query-plan";
 
 const db = createDb(env.DB);
 
-async function plan(query: { toSQL(): { sql: string; params: unknown[] } }) {
-  const { sql, params } = query.toSQL();
-  const result = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-    .bind(...params)
-    .all<{ detail: string }>();
-  return result.results.map((r) => r.detail).join("\n");
-}
+const plan = async (query: Parameters<typeof queryPlan>[0]) => (await queryPlan(query)).join("\n");
 
 /** SQLite's plans for the page and the count of an E2 filter, exactly as the service sends them. */
 async function plansFor(payload: unknown[]) {

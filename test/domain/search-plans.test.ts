@@ -6,16 +6,9 @@ import {
   pageConversations,
 } from "../../worker/modules/conversations/queries.list";
 import { ftsQuery } from "../../worker/modules/conversations/search";
+import { queryPlan } from "../support/query-plan";
 
 const db = createDb(env.DB);
-
-async function plan(query: { toSQL(): { sql: string; params: unknown[] } }) {
-  const { sql, params } = query.toSQL();
-  const result = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-    .bind(...params)
-    .all<{ detail: string }>();
-  return result.results.map((r) => r.detail);
-}
 
 // Conversation search (`q`) keeps its cost on the matches only while FTS5 drives the join: a
 // plan that walks messages and runs the MATCH once per row (which an older SQLite picked for
@@ -32,7 +25,7 @@ describe("conversation search query plans", () => {
     ["page", () => pageConversations(db, filter, { sort: "latest", limit: 25, offset: 0 })],
   ] as const) {
     it(`${name}: the FTS index leads, messages and conversations are read by key`, async () => {
-      const steps = await plan(query());
+      const steps = await queryPlan(query());
       const fts = steps.findIndex((s) => /SCAN messages_fts VIRTUAL TABLE INDEX/.test(s));
       const msg = steps.findIndex((s) => /SEARCH messages USING INTEGER PRIMARY KEY/.test(s));
       expect(fts, steps.join("\n")).toBeGreaterThanOrEqual(0);

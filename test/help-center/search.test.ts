@@ -1,5 +1,4 @@
 import { env } from "cloudflare:test";
-import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
   SEARCH_CAP,
@@ -8,6 +7,7 @@ import {
   searchWords,
 } from "../../worker/modules/help-center/queries.search";
 import { createWorld, db } from "../support/factories";
+import { queryPlan } from "../support/query-plan";
 import { makeArticle, makePortal, page } from "./support";
 
 /** A portal and its articles, made through the API in the given order (so ids ascend). */
@@ -143,8 +143,7 @@ describe("prefix words", () => {
 describe("search query plan", () => {
   it("walks the full-text index first and reads articles by primary key, never scanning them", async () => {
     const query = searchQuery(1, "en", ["parley"], 20);
-    const rows = await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN `.append(query));
-    const plan = rows.map((r) => r.detail).join("\n");
+    const plan = (await queryPlan(query)).join("\n");
     // M: the MATCH; > or >=: the cap's rowid bound, pushed into FTS5 so it skips older matches.
     expect(plan).toMatch(/SCAN help_articles_fts VIRTUAL TABLE INDEX \d+:M\d*[>G]/);
     expect(plan).toMatch(/SEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)/);

@@ -1,26 +1,16 @@
 import { env } from "cloudflare:test";
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../worker/db/client";
 import { localDays, signedTotals } from "../../worker/modules/reports/queries";
 import { businessClock } from "../../worker/modules/reports/queries.calendar";
 import { hasFact, lastFactAt } from "../../worker/modules/reports/queries.facts";
+import { queryPlan } from "../support/query-plan";
 
 const db = createDb(env.DB);
 const span = { from: 1_700_000_000, to: 1_731_536_000 };
 
-/** SQLite's plan for a statement, one line per step. */
-async function plan(query: SQL | { toSQL(): { sql: string; params: unknown[] } }) {
-  if ("toSQL" in query) {
-    const { sql: text, params } = query.toSQL();
-    const result = await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`)
-      .bind(...params)
-      .all<{ detail: string }>();
-    return result.results.map((r) => r.detail).join("\n");
-  }
-  const rows = await db.all<{ detail: string }>(sql`EXPLAIN QUERY PLAN `.append(query));
-  return rows.map((r) => r.detail).join("\n");
-}
+const plan = async (query: Parameters<typeof queryPlan>[0]) => (await queryPlan(query)).join("\n");
 
 // Report reads stay flat with the data: each is an index range, never a scan of a table.
 describe("report query plans", () => {
