@@ -1,7 +1,6 @@
 import { fireEvent, screen } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../widget/src/app/App";
-import type { InboxSettings } from "../../widget/src/app/api/types";
 import { MessageBubble } from "../../widget/src/app/components/MessageBubble";
 import { MessageList } from "../../widget/src/app/components/MessageList";
 import { configure } from "../../widget/src/app/config";
@@ -9,31 +8,9 @@ import { resetChat } from "../../widget/src/app/state/chat";
 import { mergeMessages, pending, typing } from "../../widget/src/app/state/conversation";
 import { saveSession } from "../../widget/src/app/state/session";
 import { online, settings } from "../../widget/src/app/state/ui";
-import { fakeApi, message, settle, show } from "./support";
+import { fakeApi, inboxSettings, message, settle, show } from "./support";
 
-const SETTINGS: InboxSettings = {
-  identifier: "inbox-1",
-  name: "Acme",
-  timezone: "UTC",
-  working_hours: [],
-  working_hours_enabled: false,
-  csat_survey_enabled: false,
-  greeting_enabled: true,
-  greeting_message: "Hello! How can we help?",
-  welcome_title: "Hi there",
-  welcome_tagline: "We reply fast",
-  widget_color: "#1f5fbf",
-  enable_email_collect: false,
-  pre_chat_form_enabled: false,
-  pre_chat_form_options: {},
-  reply_time: "in_a_few_minutes",
-  out_of_office_message: null,
-  identity_validation_enabled: false,
-  channel_type: "Channel::WebWidget",
-  locale: null,
-  available_agents: [],
-  portal: null,
-};
+const SETTINGS = inboxSettings();
 
 let view: ReturnType<typeof show> | undefined;
 

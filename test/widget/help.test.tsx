@@ -7,19 +7,9 @@ import { articleLocale } from "../../widget/src/app/help/locale";
 import { cleanArticle } from "../../widget/src/app/help/sanitize";
 import { settings } from "../../widget/src/app/state/ui";
 import { XSS_PAYLOADS } from "../e2e/help-center-xss-payloads.mjs";
-import { show } from "./support";
+import { inboxSettings, show } from "./support";
 
-const SETTINGS = {
-  identifier: "inbox-1",
-  name: "Acme",
-  working_hours_enabled: false,
-  welcome_title: "Hi there",
-  welcome_tagline: null,
-  widget_color: "#1f5fbf",
-  reply_time: "in_a_few_minutes",
-  available_agents: [],
-  portal: null,
-} as unknown as InboxSettings;
+const SETTINGS = inboxSettings({ welcome_tagline: null });
 
 const agent = (
   name: string,

@@ -2,7 +2,6 @@
 import { fireEvent, screen } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../widget/src/app/App";
-import type { InboxSettings } from "../../widget/src/app/api/types";
 import { MessageList } from "../../widget/src/app/components/MessageList";
 import { RichText } from "../../widget/src/app/components/RichText";
 import { config, configure } from "../../widget/src/app/config";
@@ -11,31 +10,13 @@ import { mergeMessages, status } from "../../widget/src/app/state/conversation";
 import { saveSession } from "../../widget/src/app/state/session";
 import { settings } from "../../widget/src/app/state/ui";
 import { brandShade } from "../../widget/src/shared/contrast";
-import { fakeApi, message, settle, show } from "./support";
+import { fakeApi, inboxSettings, message, settle, show } from "./support";
 
-const SETTINGS: InboxSettings = {
-  identifier: "inbox-1",
-  name: "Acme",
-  timezone: "UTC",
-  working_hours: [],
-  working_hours_enabled: false,
-  csat_survey_enabled: false,
-  greeting_enabled: true,
-  greeting_message: "Hello! How can we help?",
-  welcome_title: "Hi there",
+const SETTINGS = inboxSettings({
   welcome_tagline: "We usually reply in a few minutes.",
   widget_color: "#1f93ff",
   enable_email_collect: true,
-  pre_chat_form_enabled: false,
-  pre_chat_form_options: {},
-  reply_time: "in_a_few_minutes",
-  out_of_office_message: null,
-  identity_validation_enabled: false,
-  channel_type: "Channel::WebWidget",
-  locale: null,
-  available_agents: [],
-  portal: null,
-};
+});
 
 let view: ReturnType<typeof show> | undefined;
 

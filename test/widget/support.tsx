@@ -1,7 +1,7 @@
 // Shared helpers for the widget's unit tests (happy-dom).
 import type { ComponentChild } from "preact";
 import { vi } from "vitest";
-import type { Message } from "../../widget/src/app/api/types";
+import type { InboxSettings, Message } from "../../widget/src/app/api/types";
 import { mount } from "../../widget/src/app/mount";
 
 /** Renders like the app does (re-rendering on signal changes) into a fresh container. */
@@ -63,4 +63,32 @@ export function fakeApi(
   });
   vi.stubGlobal("fetch", fetch);
   return calls;
+}
+
+/** A web-widget inbox's public settings as the app reads them; each test names what it varies. */
+export function inboxSettings(overrides: Partial<InboxSettings> = {}): InboxSettings {
+  return {
+    identifier: "inbox-1",
+    name: "Acme",
+    timezone: "UTC",
+    working_hours: [],
+    working_hours_enabled: false,
+    csat_survey_enabled: false,
+    greeting_enabled: true,
+    greeting_message: "Hello! How can we help?",
+    welcome_title: "Hi there",
+    welcome_tagline: "We reply fast",
+    widget_color: "#1f5fbf",
+    enable_email_collect: false,
+    pre_chat_form_enabled: false,
+    pre_chat_form_options: {},
+    reply_time: "in_a_few_minutes",
+    out_of_office_message: null,
+    identity_validation_enabled: false,
+    channel_type: "Channel::WebWidget",
+    locale: null,
+    available_agents: [],
+    portal: null,
+    ...overrides,
+  };
 }
