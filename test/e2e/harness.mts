@@ -132,9 +132,9 @@ export function watchErrors(page: Page) {
 export const launcher = (page: Page) => page.locator("parley-widget button[aria-expanded]");
 export const chat = (page: Page) => page.frameLocator("parley-widget iframe");
 
-/** The agent's side: the account API with an administrator's token. */
-export function agentApi(base: string) {
-  const call = async (method: string, url: string, body?: unknown) => {
+/** A call to the seeded account's API as its administrator; anything but 2xx throws. */
+export function accountCall(base: string) {
+  return async (method: string, url: string, body?: unknown) => {
     const res = await fetch(`${base}/api/v1/accounts/1${url}`, {
       method,
       headers: { api_access_token: ADMIN_TOKEN, "content-type": "application/json" },
@@ -145,6 +145,11 @@ export function agentApi(base: string) {
     }
     return res.json();
   };
+}
+
+/** The agent's side: the account API with an administrator's token. */
+export function agentApi(base: string) {
+  const call = accountCall(base);
   return {
     /** The newest conversation's display id (the widget's conversation). */
     async latestConversation(): Promise<number> {

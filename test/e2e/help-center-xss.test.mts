@@ -6,24 +6,14 @@
 // may hold no handler, script, frame or script URL.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ADMIN_TOKEN, launchChromium } from "./harness.mts";
+import { accountCall, launchChromium } from "./harness.mts";
 import { XSS_PAYLOADS } from "./help-center-xss-payloads.mts";
 
 const base = inject("parleyBase");
 let browser: Browser;
 const slug = `xss${Date.now().toString(36)}`;
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}/api/v1/accounts/1${path}`, {
-    method,
-    headers: { api_access_token: ADMIN_TOKEN, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) {
-    throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
-  }
-  return res.json();
-}
+const call = accountCall(base);
 
 /** Each payload in every markdown context an author controls. */
 const contexts = (p: string) => [

@@ -1,19 +1,10 @@
 // A web-widget inbox of its own for the help-center and header tests (the shared seeded inbox
 // stays without a portal, so the other suites keep their plain chat): made through the account
 // API as a site owner would.
-import { ADMIN_TOKEN } from "./harness.mts";
+import { accountCall } from "./harness.mts";
 
-async function call(base: string, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${base}/api/v1/accounts/1${url}`, {
-    method,
-    headers: { api_access_token: ADMIN_TOKEN, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) {
-    throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
-  }
-  return res.json();
-}
+const call = (base: string, method: string, url: string, body?: unknown) =>
+  accountCall(base)(method, url, body);
 
 let seq = 0;
 
