@@ -1,9 +1,6 @@
 import type { InboxRow } from "../../db/schema";
-import type { LinkedPortalRow, PublicAgentRow } from "./queries.public";
+import type { PublicInboxExtras } from "./queries.public";
 import type { PublicInbox } from "./schema.public";
-
-/** What the public inbox record shows beside the inbox row, loaded by the route. */
-export type PublicInboxExtras = { agents: PublicAgentRow[]; portal: LinkedPortalRow | undefined };
 
 /** Chatwoot's public inbox (plus the widget's display settings); no secrets, no webhook URL. */
 export function presentPublicInbox(

@@ -17,7 +17,7 @@ export const PUBLIC_AGENTS_LIMIT = 5;
  * The inbox's members still in its account, online first: only what a visitor may see of them.
  * The join on the inbox's own account keeps a member who left the account out.
  */
-export const publicAgents = (db: Db, inbox: InboxRow) =>
+const publicAgents = (db: Db, inbox: InboxRow) =>
   db
     .select({
       name: users.name,
@@ -36,13 +36,10 @@ export const publicAgents = (db: Db, inbox: InboxRow) =>
       sql`case ${accountUsers.availability} when 'online' then 0 when 'busy' then 1 else 2 end`,
       asc(inboxMembers.id),
     )
-    .limit(PUBLIC_AGENTS_LIMIT)
-    .all();
-
-export type PublicAgentRow = Awaited<ReturnType<typeof publicAgents>>[number];
+    .limit(PUBLIC_AGENTS_LIMIT);
 
 /** The live (not archived) help-center portal linked to the inbox, the oldest if several. */
-export const linkedPortal = (db: Db, inbox: InboxRow) =>
+const linkedPortal = (db: Db, inbox: InboxRow) =>
   db
     .select({
       slug: portals.slug,
@@ -58,6 +55,12 @@ export const linkedPortal = (db: Db, inbox: InboxRow) =>
       ),
     )
     .orderBy(asc(portals.id))
-    .get();
+    .limit(1);
 
-export type LinkedPortalRow = NonNullable<Awaited<ReturnType<typeof linkedPortal>>>;
+/** What the public inbox record adds to the inbox row: its agents and portal, one round trip. */
+export async function publicInboxExtras(db: Db, inbox: InboxRow) {
+  const [agents, [portal]] = await db.batch([publicAgents(db, inbox), linkedPortal(db, inbox)]);
+  return { agents, portal };
+}
+
+export type PublicInboxExtras = Awaited<ReturnType<typeof publicInboxExtras>>;

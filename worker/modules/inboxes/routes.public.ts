@@ -5,7 +5,7 @@ import { rateLimitResponses } from "../../http/middleware/rate-limit";
 import { createRouter } from "../../http/router";
 import { jsonContent } from "../../http/schemas/envelopes";
 import { presentPublicInbox } from "./presenter.public";
-import { linkedPortal, publicAgents } from "./queries.public";
+import { publicInboxExtras } from "./queries.public";
 import { InboxPublicParams, PublicInboxSchema } from "./schema.public";
 
 // Chatwoot: GET /public/api/v1/inboxes/{inbox_identifier}
@@ -25,9 +25,5 @@ const show = createRoute({
 
 export const inboxPublicRoutes = createRouter<PublicInboxEnv>().openapi(show, async (c) => {
   const { inbox, deps } = c.var;
-  const [agents, portal] = await Promise.all([
-    publicAgents(deps.db, inbox),
-    linkedPortal(deps.db, inbox),
-  ]);
-  return c.json(presentPublicInbox(inbox, { agents, portal }), 200);
+  return c.json(presentPublicInbox(inbox, await publicInboxExtras(deps.db, inbox)), 200);
 });
