@@ -1,11 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { configure } from "../../widget/src/app/config";
-import { resetChat } from "../../widget/src/app/state/chat";
 import { messages, pending } from "../../widget/src/app/state/conversation";
 import { flush, queueText, retry } from "../../widget/src/app/state/outbox";
-import { saveSession } from "../../widget/src/app/state/session";
 import { online } from "../../widget/src/app/state/ui";
-import { fakeApi, message, settle } from "./support";
+import { fakeApi, message, returningVisitor, settle } from "./support";
 
 const CONVERSATION = "/inboxes/inbox-1/contacts/src-1/conversations/9";
 
@@ -39,18 +36,7 @@ function server(options: { dropAnswers?: number; refuse?: number } = {}) {
   return { stored, posts: () => calls.filter((c) => c.method === "POST"), calls };
 }
 
-beforeEach(() => {
-  configure("#inbox=inbox-1", "en");
-  resetChat();
-  online.value = true;
-  saveSession({
-    sourceId: "src-1",
-    pubsubToken: "t",
-    identifier: null,
-    email: null,
-    conversationId: 9,
-  });
-});
+beforeEach(returningVisitor);
 
 afterEach(() => {
   vi.unstubAllGlobals();

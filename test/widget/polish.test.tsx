@@ -1,30 +1,15 @@
 // Issue 15: an honest rate-limit status, the sender heard once, activity notes centred.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MessageList } from "../../widget/src/app/components/MessageList";
-import { configure } from "../../widget/src/app/config";
-import { resetChat } from "../../widget/src/app/state/chat";
 import { mergeMessages, messages, pending } from "../../widget/src/app/state/conversation";
 import { queueText } from "../../widget/src/app/state/outbox";
-import { saveSession } from "../../widget/src/app/state/session";
-import { online } from "../../widget/src/app/state/ui";
-import { fakeApi, message, settle, show } from "./support";
+import { fakeApi, message, returningVisitor, settle, show } from "./support";
 
 const CONVERSATION = "/inboxes/inbox-1/contacts/src-1/conversations/9";
 
 let view: ReturnType<typeof show> | undefined;
 
-beforeEach(() => {
-  configure("#inbox=inbox-1", "en");
-  resetChat();
-  online.value = true;
-  saveSession({
-    sourceId: "src-1",
-    pubsubToken: "t",
-    identifier: null,
-    email: null,
-    conversationId: 9,
-  });
-});
+beforeEach(returningVisitor);
 
 afterEach(() => {
   view?.cleanup();

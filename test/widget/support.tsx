@@ -2,7 +2,11 @@
 import type { ComponentChild } from "preact";
 import { vi } from "vitest";
 import type { InboxSettings, Message } from "../../widget/src/app/api/types";
+import { configure } from "../../widget/src/app/config";
 import { mount } from "../../widget/src/app/mount";
+import { resetChat } from "../../widget/src/app/state/chat";
+import { saveSession } from "../../widget/src/app/state/session";
+import { online } from "../../widget/src/app/state/ui";
 
 /** Renders like the app does (re-rendering on signal changes) into a fresh container. */
 export function show(view: () => ComponentChild) {
@@ -91,4 +95,18 @@ export function inboxSettings(overrides: Partial<InboxSettings> = {}): InboxSett
     portal: null,
     ...overrides,
   };
+}
+
+/** A fresh chat, online, for a visitor whose session already has conversation 9. */
+export function returningVisitor() {
+  configure("#inbox=inbox-1", "en");
+  resetChat();
+  online.value = true;
+  saveSession({
+    sourceId: "src-1",
+    pubsubToken: "t",
+    identifier: null,
+    email: null,
+    conversationId: 9,
+  });
 }
