@@ -4,6 +4,10 @@ export type Frame = { v: number; event: string; seq: number; data: any };
 
 export type LiveSocket = {
   ws: WebSocket;
+  /** The 101's headers (e.g. the subprotocol the server chose). */
+  headers: Headers;
+  /** Resolves when the server closes the socket (or the line drops), with its code and reason. */
+  closed: Promise<{ code: number; reason: string }>;
   /** Every frame, batches unpacked, in arrival order. */
   frames: Frame[];
   /** The WebSocket messages that were batches (JSON arrays of frames). */
@@ -29,6 +33,9 @@ export async function openSocket(
     throw new Error(`expected 101, got ${res.status}: ${await res.text()}`);
   }
   ws.accept();
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.addEventListener("close", (e) => resolve({ code: e.code, reason: e.reason })),
+  );
   const frames: Frame[] = [];
   const batches: Frame[][] = [];
   const taken = new Set<Frame>();
@@ -48,6 +55,8 @@ export async function openSocket(
   const find = (event: string) => frames.find((f) => f.event === event && !taken.has(f));
   return {
     ws,
+    headers: res.headers,
+    closed,
     frames,
     batches,
     all: (event) => frames.filter((f) => f.event === event),

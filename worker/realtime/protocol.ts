@@ -121,3 +121,18 @@ export const frame = <F extends Frame>(f: F, seq: number): string =>
     seq,
     data: f.data,
   } satisfies Numbered<Frame>);
+
+/**
+ * The WebSocket subprotocol Parley's sockets speak. A browser cannot set headers on a
+ * WebSocket, so an agent's client offers its token as a second subprotocol beside this one,
+ * `new WebSocket(url, ["parley", "access_token." + token])`, and the 101 names only "parley".
+ */
+export const SOCKET_PROTOCOL = "parley";
+
+/** The subprotocols an upgrade request offers, in its order. */
+export function offeredProtocols(headers: Headers): string[] {
+  return (headers.get("sec-websocket-protocol") ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+}

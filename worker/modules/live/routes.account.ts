@@ -10,7 +10,7 @@ import { loadConversationFor } from "../conversations/access";
 import { setTyping } from "../conversations/service.typing";
 import { roomFor } from "../messages/room";
 import { LiveQuery, TypingSchema, upgradeResponse, wantsBatch } from "./schema";
-import { agentIdentity, assertUpgrade, feedListener, forward } from "./service";
+import { agentIdentity, answerUpgrade, assertUpgrade, feedListener, forward } from "./service";
 import { feedFor } from "./stubs";
 
 const tags = ["Realtime"];
@@ -67,14 +67,16 @@ export const liveAccountRoutes = createRouter<AccountEnv>()
     const stub = roomFor(c.env, c.var.account.id, conversation.id);
     const query = c.req.valid("query");
     const me = agentIdentity(c.var.actor, c.var.deps.origin);
-    return stub.fetch(
+    const res = await stub.fetch(
       forward(c.req.raw, me, { after: query.after, conversation, batch: wantsBatch(query) }),
-    ) as never;
+    );
+    return answerUpgrade(c.req.raw, res) as never;
   })
   .openapi(feed, async (c) => {
     assertUpgrade(c.req.raw);
     const listener = await feedListener(c.var.deps.db, c.var.account.id, c.var.actor, c.var.role);
-    return feedFor(c.env, c.var.account.id).fetch(forward(c.req.raw, listener)) as never;
+    const res = await feedFor(c.env, c.var.account.id).fetch(forward(c.req.raw, listener));
+    return answerUpgrade(c.req.raw, res) as never;
   })
   .openapi(typing, async (c) => {
     const conversation = await loadConversationFor(

@@ -12,7 +12,7 @@ import { ApiError } from "../../lib/errors";
 import { loadOwnConversation } from "../conversations/service.public";
 import { roomFor } from "../messages/room";
 import { LiveQuery, upgradeResponse, wantsBatch } from "./schema";
-import { assertUpgrade, contactIdentity, forward } from "./service";
+import { answerUpgrade, assertUpgrade, contactIdentity, forward } from "./service";
 
 const tags = ["Realtime"];
 
@@ -47,9 +47,10 @@ async function joinRoom(
   const conversation = await loadOwnConversation(contactScopeOf(c), conversationId);
   const stub = roomFor(c.env, c.var.account.id, conversation.id);
   const me = contactIdentity(c.var.contact, c.var.contactInbox.sourceId, c.var.deps.origin);
-  return stub.fetch(
+  const res = await stub.fetch(
     forward(c.req.raw, me, { after: query.after, conversation, batch: wantsBatch(query) }),
   );
+  return answerUpgrade(c.req.raw, res);
 }
 
 /** Under /public/api/v1/inboxes/{inbox_identifier}: the contact middlewares already ran. */

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import { ApiError } from "../../lib/errors";
-import type { SocketIdentity } from "../../realtime/protocol";
+import { offeredProtocols, SOCKET_PROTOCOL, type SocketIdentity } from "../../realtime/protocol";
 import {
   ROOM_CONVERSATION_HEADER,
   type RoomConversation,
@@ -53,6 +53,28 @@ export async function feedListener(db: Db, accountId: number, actor: Actor, role
   return { userId: identity.id, name: identity.name, inboxIds };
 }
 
+const CREDENTIAL_HEADERS = ["api_access_token", "api-access-token", "sec-websocket-protocol"];
+
+/**
+ * The 101 for a client that offered the "parley" subprotocol names it, and only it: a browser
+ * fails a socket whose offer goes unanswered, and the token it may have offered beside it is
+ * never echoed.
+ */
+export function answerUpgrade(request: Request, response: Response): Response {
+  if (
+    response.status !== 101 ||
+    !response.webSocket ||
+    !offeredProtocols(request.headers).includes(SOCKET_PROTOCOL)
+  ) {
+    return response;
+  }
+  return new Response(null, {
+    status: 101,
+    webSocket: response.webSocket,
+    headers: { "sec-websocket-protocol": SOCKET_PROTOCOL },
+  });
+}
+
 /**
  * Hands the upgrade to a Durable Object, with who the Worker found the caller to be and, for a
  * conversation room, which conversation it serves.
@@ -73,6 +95,10 @@ export function forward(
   }
   url.search = query.toString();
   const headers = new Headers(request.headers);
+  // The room learns who is calling from the identity; credentials stay in the Worker.
+  for (const name of CREDENTIAL_HEADERS) {
+    headers.delete(name);
+  }
   headers.set("x-parley-identity", JSON.stringify(identity));
   if (conversation) {
     // Only the fields the room keeps, never the whole row.
