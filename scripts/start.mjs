@@ -41,8 +41,26 @@ function tickCron(child) {
   timer.unref();
 }
 
-function printFacts(seededNow) {
-  const f = demoFacts();
+/** The demo's facts for the front door and /docs (PARLEY_DEMO, read by worker/lib/demo.ts). */
+function demoVar(f) {
+  if (!f.account) {
+    return [];
+  }
+  const facts = new URLSearchParams({ account: String(f.account.id) });
+  for (const [name, value] of [
+    ["admin", f.admin?.token],
+    ["agent", f.agent?.token],
+    ["widget", f.widgetInbox?.inbox_identifier],
+    ["api_inbox", f.apiInbox?.inbox_identifier],
+  ]) {
+    if (value) {
+      facts.set(name, value);
+    }
+  }
+  return ["--var", `PARLEY_DEMO:${facts}`];
+}
+
+function printFacts(seededNow, f) {
   if (!f.account) {
     log(
       "The local database has data but no demo account; use `npm run --silent platform:token` to provision.",
@@ -89,6 +107,7 @@ async function main() {
     });
   }
 
+  const facts = demoFacts();
   const child = startDev([
     "--ip",
     host,
@@ -97,6 +116,7 @@ async function main() {
     "--var",
     "PARLEY_ALLOW_LOOPBACK_WEBHOOKS:1",
     "--test-scheduled",
+    ...demoVar(facts),
   ]);
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => child.kill(signal));
@@ -104,7 +124,7 @@ async function main() {
   child.on("exit", (code) => process.exit(code ?? 0));
   await waitUntilReady(child);
   tickCron(child);
-  printFacts(seededNow);
+  printFacts(seededNow, facts);
 }
 
 main().catch((err) => {

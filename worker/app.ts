@@ -18,6 +18,7 @@ import { openApiConfig, securitySchemes } from "./http/openapi";
 import { createRouter } from "./http/router";
 import { ApiError } from "./lib/errors";
 import { MAX_UPLOAD_BYTES } from "./modules/files/storage";
+import { frontDoor } from "./modules/front-door/routes.public";
 
 /** JSON bodies above this are refused; uploads get their own limit on their routes. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -51,14 +52,7 @@ export function createApp() {
   // Before every route: a portal's own domain is its help center, `/` included.
   app.use("*", customDomains);
 
-  app.get("/", (c) =>
-    c.json({
-      name: "parley",
-      version: c.env.SERVICE_VERSION ?? null,
-      docs: "/docs",
-      openapi: "/openapi.json",
-    }),
-  );
+  app.get("/", frontDoor);
   app.route("/", accountApi);
   app.route("/", reportsApi);
   app.route("/", authApi);

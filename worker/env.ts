@@ -42,6 +42,11 @@ export type Bindings = {
   TYPING_TTL_MS?: string;
   /** "1" lets webhooks target loopback addresses (npm start; never in production). */
   PARLEY_ALLOW_LOOPBACK_WEBHOOKS?: string;
+  /**
+   * The local demo's account id and tokens (`npm start` sets it; never deployed), shown on the
+   * front door and /docs to loopback requests: lib/demo.ts.
+   */
+  PARLEY_DEMO?: string;
   /** Retry delays in seconds, comma-separated, replacing the default schedule (benchmarks). */
   WEBHOOK_RETRY_SCHEDULE?: string;
 };

@@ -2,19 +2,15 @@
 // (welcome and conversation, light and dark, desktop and phone; the help-center home and an
 // article) nor on the demo page. axe is
 // injected with the page's CSP bypassed: the widget's own CSP would (rightly) refuse it.
-import { createRequire } from "node:module";
-import type { Browser, Frame, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { violations } from "./axe.mts";
 import { agentApi, chat, chatFrame, INBOX, launchChromium, launcher } from "./harness.mts";
 import { createWidgetInbox, linkPortal } from "./help-world.mts";
 
 const base = inject("parleyBase");
 const hostUrl = inject("hostUrl");
 const agent = agentApi(base);
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-type Violation = { id: string; impact: string; nodes: unknown[] };
-
 let browser: Browser;
 
 beforeAll(async () => {
@@ -24,23 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** axe's violations in a page or frame, as "rule (impact) ×nodes". */
-async function violations(target: Page | Frame): Promise<string[]> {
-  await target.addScriptTag({ path: AXE });
-  const found = (await target.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (c: unknown) => Promise<unknown> } }).axe;
-    const result = (await axe.run(document)) as { violations: Violation[] };
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      where: (v.nodes as { target: string[]; failureSummary?: string }[])
-        .map((n) => `${n.target.join(" ")}: ${n.failureSummary ?? ""}`)
-        .join(" | "),
-    }));
-  })) as { id: string; impact: string; where: string }[];
-  return found.map((v) => `${v.id} (${v.impact}) at ${v.where}`);
-}
 
 async function openChat(scheme: "light" | "dark", viewport: { width: number; height: number }) {
   const context = await browser.newContext({ bypassCSP: true, colorScheme: scheme, viewport });

@@ -8,6 +8,8 @@ import { chat, chatFrame, launchChromium, launcher, openHost } from "./harness.m
 
 const hostUrl = inject("hostUrl");
 const BASELINES = path.join(import.meta.dirname, "../../docs/widget");
+/** The service's own pages' baselines (front door, /docs, help center, sign-in pages). */
+export const SURFACES = path.join(import.meta.dirname, "../../docs/surfaces");
 const UPDATE = process.env.UPDATE_SCREENSHOTS === "1";
 /** Share of pixels allowed to differ (anti-aliasing, font hinting), and by how much. */
 const TOLERANCE = 0.01;
@@ -71,6 +73,9 @@ function difference(a: Buffer, b: Buffer): Promise<number> {
 
 /** Pins times and day separators to fixed text, so the picture does not depend on the clock. */
 async function pinClock(page: Page) {
+  if (!page.frames().some((f) => f.url().includes("/frame"))) {
+    return;
+  }
   await chatFrame(page)
     .evaluate(() => {
       for (const t of Array.from(document.querySelectorAll("time"))) {
@@ -86,14 +91,14 @@ async function pinClock(page: Page) {
     .catch(() => {});
 }
 
-/** Compares (or writes) docs/widget/<name>.png. */
-export async function expectLook(page: Page, name: string, clip?: typeof CORNER) {
+/** Compares (or writes) docs/widget/<name>.png (or `<dir>/<name>.png`, dir under docs/). */
+export async function expectLook(page: Page, name: string, clip?: typeof CORNER, dir = BASELINES) {
   await pinClock(page);
   await page.waitForTimeout(150);
   const png = await page.screenshot({ clip, animations: "disabled", caret: "hide" });
-  const file = path.join(BASELINES, `${name}.png`);
+  const file = path.join(dir, `${name}.png`);
   if (UPDATE || !existsSync(file)) {
-    mkdirSync(BASELINES, { recursive: true });
+    mkdirSync(dir, { recursive: true });
     writeFileSync(file, png);
     return;
   }
@@ -115,6 +120,23 @@ export async function newVisitor(options: { mobile?: boolean; dark?: boolean; ur
   const { page, errors } = await openHost(context, options.url ?? hostUrl);
   return { context, page, errors };
 }
+
+/** A fresh context at the desktop or phone size, light or dark, without motion. */
+export function lookContext(options: { mobile?: boolean; dark?: boolean }) {
+  return browser.newContext({
+    viewport: options.mobile ? PHONE : DESKTOP,
+    colorScheme: options.dark ? "dark" : "light",
+    reducedMotion: "reduce",
+  });
+}
+
+/** The four looks every page is checked in. */
+export const LOOKS = [
+  ["desktop-light", {}],
+  ["desktop-dark", { dark: true }],
+  ["phone-light", { mobile: true }],
+  ["phone-dark", { mobile: true, dark: true }],
+] as const;
 
 export async function openChat(page: Page) {
   await launcher(page).click();
