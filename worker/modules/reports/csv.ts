@@ -1,21 +1,5 @@
+import { csvLine } from "../../lib/csv";
 import type { SummaryRow } from "./service";
-
-/**
- * A spreadsheet must never run a cell as a formula (CSV injection): a text cell starting with
- * = + - @ (or a tab / carriage return, which some spreadsheets strip first) gets a leading
- * apostrophe. Numbers are written as numbers, so negative values are never touched.
- */
-export function csvCell(value: string | number | null): string {
-  if (value === null) {
-    return "";
-  }
-  if (typeof value === "number") {
-    return String(value);
-  }
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  // RFC 4180: quote a field holding a comma, quote or line break; double the quotes inside.
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 const COLUMNS = [
   "id",
@@ -38,9 +22,7 @@ export function summaryCsv(rows: SummaryRow[]): ReadableStream<Uint8Array> {
         return;
       }
       const line =
-        i < 0
-          ? COLUMNS.join(",")
-          : COLUMNS.map((c) => csvCell((rows[i] as SummaryRow)[c])).join(",");
+        i < 0 ? COLUMNS.join(",") : csvLine(COLUMNS.map((c) => (rows[i] as SummaryRow)[c]));
       controller.enqueue(encoder.encode(`${line}\r\n`));
       i += 1;
     },
