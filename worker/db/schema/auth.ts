@@ -33,3 +33,22 @@ export const oneTimeLinks = sqliteTable(
 );
 
 export type OneTimeLinkRow = typeof oneTimeLinks.$inferSelect;
+
+/**
+ * Failed sign-ins and wrong current passwords, by email and client address, kept for the
+ * throttle's window (modules/auth/throttle.ts): it counts the addresses an email failed from.
+ * The email is stored lower-cased as typed, whether or not a user has it.
+ */
+export const signInFailures = sqliteTable(
+  "sign_in_failures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    ip: text("ip").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [
+    index("sign_in_failures_email_at_idx").on(t.email, t.at),
+    index("sign_in_failures_at_idx").on(t.at),
+  ],
+);

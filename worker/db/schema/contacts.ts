@@ -78,6 +78,18 @@ export const contactInboxes = sqliteTable(
     sourceId: text("source_id").notNull(),
     hmacVerified: integer("hmac_verified", { mode: "boolean" }).notNull().default(false),
     pubsubToken: text("pubsub_token").notNull(),
+    /**
+     * The session joined an existing contact by an identifier it did not verify: until it
+     * verifies, it never sees nor changes the contact's personal fields (docs/public-api.md).
+     */
+    joinedByIdentifier: integer("joined_by_identifier", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    /**
+     * Profile fields this session sent that were not written to the contact (a restricted
+     * join; an email another contact has): shown back to this session alone.
+     */
+    claimed: jsonObject("claimed"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
