@@ -88,6 +88,14 @@ export async function createTenant(marker: string) {
   if (!delivery) {
     throw new Error("delivery not created");
   }
+  const [cannedResponse] = await db()
+    .insert(t.cannedResponses)
+    .values({ accountId: account.id, shortCode: `canned-${marker}`, content: `Canned ${marker}` })
+    .returning();
+  const [customFilter] = await db()
+    .insert(t.customFilters)
+    .values({ accountId: account.id, userId: admin.id, name: `Filter ${marker}`, query: {} })
+    .returning();
   const platformUser = await createUser({ name: `User ${marker}` });
   await permit(app.id, "User", platformUser.id);
   // A system bot (no account): every account sees those and may attach them (Chatwoot), so
@@ -114,6 +122,8 @@ export async function createTenant(marker: string) {
     message,
     webhook: webhook,
     delivery,
+    cannedResponse: cannedResponse as t.CannedResponseRow,
+    customFilter: customFilter as t.CustomFilterRow,
     platformUser,
     platformBot,
   };
@@ -143,6 +153,8 @@ export function valueFor(w: Tenant, path: string, param: string): string | undef
     "webhooks/webhook_id": w.webhook.id,
     "deliveries/delivery_id": w.delivery.id,
     "users/id": w.platformUser.id,
+    "canned_responses/id": w.cannedResponse.id,
+    "custom_filters/custom_filter_id": w.customFilter.id,
     "inboxes/inbox_identifier": w.inbox.inboxIdentifier,
     "contacts/contact_identifier": w.contactInbox.sourceId,
   };
@@ -183,6 +195,8 @@ export async function tenantState(victim: Tenant) {
     "account_users",
     "agent_bot_inboxes",
     "event_outbox",
+    "canned_responses",
+    "custom_filters",
   ];
   const state: Record<string, unknown> = {};
   for (const table of byAccount) {

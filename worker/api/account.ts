@@ -6,6 +6,7 @@ import { accountRoutes } from "../modules/accounts/routes.account";
 import { agentBotAccountRoutes } from "../modules/agent-bots/routes.account";
 import { agentAccountRoutes } from "../modules/agents/routes.account";
 import { automationRuleAccountRoutes } from "../modules/automation-rules/routes.account";
+import { cannedResponseAccountRoutes } from "../modules/canned-responses/routes.account";
 import { contactAccountRoutes } from "../modules/contacts/routes.account";
 import { contactRelatedRoutes } from "../modules/contacts/routes.related.account";
 import {
@@ -17,6 +18,7 @@ import { conversationContactRoutes } from "../modules/conversations/routes.conta
 import { conversationFilterRoutes } from "../modules/conversations/routes.filter.account";
 import { conversationLabelRoutes } from "../modules/conversations/routes.labels.account";
 import { customAttributeAccountRoutes } from "../modules/custom-attributes/routes.account";
+import { customFilterAccountRoutes } from "../modules/custom-filters/routes.account";
 import { helpCenterAccountRoutes } from "../modules/help-center/routes.account";
 import { inboxAccountRoutes } from "../modules/inboxes/routes.account";
 import { inboxMemberAccountRoutes } from "../modules/inboxes/routes.members.account";
@@ -55,3 +57,5 @@ accountApi.route(BASE, contactRelatedRoutes);
 accountApi.route(BASE, liveAccountRoutes);
 accountApi.route(BASE, webhookAccountRoutes);
 accountApi.route(BASE, helpCenterAccountRoutes);
+accountApi.route(BASE, cannedResponseAccountRoutes);
+accountApi.route(BASE, customFilterAccountRoutes);
