@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./_common";
 import { accounts } from "./accounts";
@@ -22,7 +23,13 @@ export const portals = sqliteTable(
     slug: text("slug").notNull(),
     archived: integer("archived", { mode: "boolean" }).notNull().default(false),
     color: text("color"),
+    // A claim until verified (docs/help-center.md): pending claims of one domain may coexist in
+    // several accounts, only a verified one is served, and only one portal holds it verified.
     customDomain: text("custom_domain"),
+    // What the claimant publishes as TXT at _parley-challenge.<domain>; new for each new domain.
+    domainToken: text("domain_token"),
+    // When the TXT record was last seen for this claim; null while pending.
+    domainVerifiedAt: integer("domain_verified_at"),
     headerText: text("header_text"),
     homepageLink: text("homepage_link"),
     pageTitle: text("page_title"),
@@ -43,7 +50,9 @@ export const portals = sqliteTable(
   },
   (t) => [
     uniqueIndex("portals_slug_unique").on(t.slug),
-    uniqueIndex("portals_custom_domain_unique").on(t.customDomain),
+    uniqueIndex("portals_verified_domain_unique")
+      .on(t.customDomain)
+      .where(sql`${t.domainVerifiedAt} IS NOT NULL`),
     index("portals_account_idx").on(t.accountId),
   ],
 );
