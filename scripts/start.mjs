@@ -115,6 +115,9 @@ async function main() {
     String(port),
     "--var",
     "PARLEY_ALLOW_LOOPBACK_WEBHOOKS:1",
+    // Mailed links are built on PUBLIC_URL only (never the request's Host): this server's own.
+    "--var",
+    `PUBLIC_URL:${base}`,
     "--test-scheduled",
     ...demoVar(facts),
   ]);

@@ -15,6 +15,9 @@ const worker = defineProject({
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
           TYPING_TTL_MS: "400",
+          // Mailed links are built on it alone; a host other than the tests' own (parley.test),
+          // so a link that followed the request's Host would show.
+          PUBLIC_URL: "https://chat.parley.test",
         },
         // Tests drive the queue consumer themselves (createMessageBatch), with a recording
         // outbound: what the Worker sends goes to queues nobody consumes here.

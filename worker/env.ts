@@ -1,3 +1,6 @@
+import { createLogger } from "./lib/logger";
+import { mailBaseUrl } from "./lib/public-url";
+
 /**
  * What travels on the EVENTS queue: ids only, the consumer loads the rows. An outbox event is
  * fanned out into deliveries, and each delivery travels as its own message, so one slow or
@@ -28,11 +31,18 @@ export type Bindings = {
   AUTH_EMAIL_LIMITER: RateLimit;
   SERVICE_VERSION?: string;
   /**
-   * The service's public base URL (`https://chat.example.com`), used in mailed links. Unset,
-   * links use the origin of the request that caused the mail (fine behind Cloudflare, which
-   * routes by Host; set it anywhere a client could choose the Host header).
+   * The service's public base URL (`https://chat.example.com`): the only base of mailed links
+   * (a request's Host header is never used), and a host no portal may take as custom domain.
+   * Unset or malformed, the service warns at startup and mails no link (docs/auth.md).
    */
   PUBLIC_URL?: string;
+  /**
+   * Hosts no portal may claim as custom domain besides the service's own, comma-separated;
+   * `*.example.com` covers every name under example.com (docs/help-center.md).
+   */
+  RESERVED_DOMAINS?: string;
+  /** DNS-over-HTTPS JSON endpoint for domain verification; Cloudflare's when unset. */
+  DOH_RESOLVER_URL?: string;
   /**
    * Sender of automation email, `Name <address>` (wrangler.toml [vars]). Cloudflare only sends
    * from a domain of the account; empty or malformed, automation logs and skips its email.
@@ -50,3 +60,29 @@ export type Bindings = {
   /** Retry delays in seconds, comma-separated, replacing the default schedule (benchmarks). */
   WEBHOOK_RETRY_SCHEDULE?: string;
 };
+
+/** What the configuration lacks, one sentence each (read once per isolate by `checkEnv`). */
+export function envWarnings(env: Bindings): string[] {
+  const warnings: string[] = [];
+  if (mailBaseUrl(env.PUBLIC_URL) === null) {
+    warnings.push(
+      env.PUBLIC_URL
+        ? "PUBLIC_URL is not an absolute http(s) URL: no invitation or password mail is sent"
+        : "PUBLIC_URL is not set: no invitation or password mail is sent (set it to the service's public URL)",
+    );
+  }
+  return warnings;
+}
+
+let checked = false;
+
+/** Logs the configuration's problems on the isolate's first request, then never again. */
+export function checkEnv(env: Bindings, log = createLogger({ source: "env" })): void {
+  if (checked) {
+    return;
+  }
+  checked = true;
+  for (const warning of envWarnings(env)) {
+    log.warn(warning);
+  }
+}

@@ -1,6 +1,6 @@
 import "./wiring";
 import { createApp } from "./app";
-import type { Bindings } from "./env";
+import { type Bindings, checkEnv } from "./env";
 import { consumeBatch } from "./events/consumer";
 import type { QueueMessage } from "./events/queue-messages";
 import { sweep } from "./events/sweep";
@@ -22,6 +22,7 @@ function withoutTrailingSlash(request: Request): Request {
 
 export default {
   fetch(request, env, ctx) {
+    checkEnv(env);
     return app.fetch(withoutTrailingSlash(request), env, ctx);
   },
   async queue(batch, env) {

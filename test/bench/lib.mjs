@@ -35,7 +35,12 @@ export function freshDatabase(name, sql) {
 
 /** Starts wrangler dev on `dir` and resolves once /openapi.json answers. */
 export async function startServer(dir, port, vars = {}) {
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const base = `http://127.0.0.1:${port}`;
+  // Mailed links are built on PUBLIC_URL only (never the request's Host): this server's own.
+  const varArgs = Object.entries({ PUBLIC_URL: base, ...vars }).flatMap(([k, v]) => [
+    "--var",
+    `${k}:${v}`,
+  ]);
   const child = spawn(
     wranglerBin,
     [
@@ -52,7 +57,6 @@ export async function startServer(dir, port, vars = {}) {
     ],
     { cwd: root, env: childEnv, stdio: ["ignore", "ignore", "inherit"] },
   );
-  const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     try {

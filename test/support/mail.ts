@@ -15,17 +15,22 @@ export function recordMail() {
       sent.push(message as SentMail);
       return { messageId: `m${sent.length}` } as unknown as EmailSendResult;
     });
+  const urlTo = (to: string): string => {
+    const mail = sent.filter((m) => m.to.includes(to)).at(-1);
+    const url = mail && /https?:\/\/\S+/.exec(mail.text)?.[0];
+    if (!url) {
+      throw new Error(`no link mailed to ${to}`);
+    }
+    return url;
+  };
   return {
     sent,
     stop: () => spy.mockRestore(),
+    /** The mailed link of the `to` address's latest mail, whole. */
+    urlTo,
     /** The mailed link of the `to` address's latest mail, as a path with its query. */
     linkTo(to: string): string {
-      const mail = sent.filter((m) => m.to.includes(to)).at(-1);
-      const url = mail && /https?:\/\/\S+/.exec(mail.text)?.[0];
-      if (!url) {
-        throw new Error(`no link mailed to ${to}`);
-      }
-      const { pathname, search } = new URL(url);
+      const { pathname, search } = new URL(urlTo(to));
       return `${pathname}${search}`;
     },
   };

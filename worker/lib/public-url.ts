@@ -149,3 +149,23 @@ function ipv6Scope(g: number[]): Scope {
     (first & 0xff00) === 0xff00; // multicast
   return nonPublic ? "private" : "public";
 }
+
+/**
+ * The base of every mailed link: PUBLIC_URL as an absolute http(s) URL without credentials,
+ * query or fragment, without its trailing slash; null when unset or malformed. Mailed links are
+ * never built from a request's Host header, which any client can choose (issue 20).
+ */
+export function mailBaseUrl(raw: string | undefined): string | null {
+  const text = raw?.trim() ?? "";
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  const plain = url.username === "" && url.password === "" && !url.search && !url.hash;
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname || !plain) {
+    return null;
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+}

@@ -70,7 +70,9 @@ export async function addAgent(
       role: membership.role ?? "agent",
       inviterId: inviter.id,
     });
-    await sendMail(deps, joinAccountMail(existing.email, { ...mailed, url }));
+    if (url) {
+      await sendMail(deps, joinAccountMail(existing.email, { ...mailed, url }));
+    }
     return invitedAgent(deps, existing.id, input, membership);
   }
   try {
@@ -97,7 +99,9 @@ export async function addAgent(
     (await findUserByEmail(db, input.email))?.id ?? 0,
   );
   const url = await issueLink(deps, "set_password", agent.user.id, LINK_TTL_SECONDS.invitation);
-  await sendMail(deps, newAgentMail(agent.user.email, { ...mailed, url }));
+  if (url) {
+    await sendMail(deps, newAgentMail(agent.user.email, { ...mailed, url }));
+  }
   return agent;
 }
 

@@ -3,6 +3,7 @@ import type { Deps } from "../../events/deps";
 import { invalidField } from "../../lib/errors";
 import { sha256Hex } from "../../lib/hmac";
 import { secureToken } from "../../lib/ids";
+import { mailBaseUrl } from "../../lib/public-url";
 import { claimLink, deleteSupersededLinks, findLiveLink, insertLink } from "./queries";
 
 const HOUR = 3600;
@@ -26,8 +27,10 @@ type Invitation = { accountId: number; role: "agent" | "administrator"; inviterI
 
 /**
  * A new link for the user; the token goes into the mail only, the table keeps its SHA-256.
- * Answers the absolute URL to mail. PUBLIC_URL, when set, is the base (so a forged Host header
- * can never point a mailed link elsewhere); otherwise the request's own origin.
+ * Answers the absolute URL to mail, always on PUBLIC_URL: never the request's origin, whose Host
+ * header any client chooses (a forged one would carry a live token to its own server). Without
+ * a valid PUBLIC_URL no link is made and null is answered: the caller mails nothing, and the
+ * refusal is logged (the startup warning, env.ts, said so already).
  */
 export async function issueLink(
   deps: Deps,
@@ -35,7 +38,15 @@ export async function issueLink(
   userId: number,
   ttlSeconds: number,
   invitation?: Invitation,
-): Promise<string> {
+): Promise<string | null> {
+  const base = mailBaseUrl(deps.env.PUBLIC_URL);
+  if (base === null) {
+    deps.log.error("mail not sent: PUBLIC_URL is not set to the service's public URL", {
+      purpose,
+      user_id: userId,
+    });
+    return null;
+  }
   const token = secureToken(TOKEN_LENGTH);
   const now = deps.now();
   const accountId = invitation?.accountId ?? null;
@@ -51,7 +62,6 @@ export async function issueLink(
       expiresAt: now + ttlSeconds,
     }),
   ]);
-  const base = (deps.env.PUBLIC_URL?.trim() || deps.origin).replace(/\/+$/, "");
   return `${base}${LINK_PATHS[purpose]}${token}`;
 }
 
