@@ -52,6 +52,7 @@ function demoVar(f) {
     ["agent", f.agent?.token],
     ["widget", f.widgetInbox?.inbox_identifier],
     ["api_inbox", f.apiInbox?.inbox_identifier],
+    ["platform", f.platform?.token],
   ]) {
     if (value) {
       facts.set(name, value);

@@ -85,6 +85,7 @@ describe("demoFacts", () => {
       agent: "b2",
       widget: "w3",
       apiInbox: "i4",
+      platform: null,
     });
     expect(demoFacts(undefined, "http://127.0.0.1/")).toBeNull();
     expect(demoFacts(raw, "https://parley.example/")).toBeNull();

@@ -38,3 +38,72 @@ describe("the front door", () => {
     });
   });
 });
+
+describe("the API reference (/docs)", () => {
+  const OP = "op-post--api-v1-accounts-account-id-conversations-conversation-id-messages";
+
+  it("shows an operation's body fields, an example request and response; no stray text", async () => {
+    const context = await lookContext({});
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${base}/docs#${OP}`);
+    const op = page.locator(`#${OP}`);
+    await op.locator("pre").first().waitFor();
+    expect(await op.getAttribute("open")).not.toBeNull();
+    // The request body's fields, with type, required and limits.
+    const content = op.locator("table.fields tr", { hasText: "content_attributes" });
+    expect(await content.textContent()).toContain("object (any keys)");
+    expect(await op.locator("table.fields tr", { hasText: "echo_id" }).textContent()).toContain(
+      "at most 255 characters",
+    );
+    // An example curl with the token header and a JSON body, and an example response.
+    const curl = (await op.locator("pre").first().textContent()) ?? "";
+    expect(curl).toContain(`curl -X POST '${base}/api/v1/accounts/`);
+    expect(curl).toContain("-H 'api_access_token: YOUR_TOKEN'");
+    expect(curl).toMatch(/-d '\{"content":/);
+    expect(await op.locator("pre").nth(1).textContent()).toContain('"seq": 1');
+    // Schema names link to their schema, which opens.
+    await op.locator('a[href="#schema-Message"]').first().click();
+    await page.locator("#schema-Message[open] table.fields").waitFor();
+
+    // Every operation and schema opened: no "null", "undefined" or "[object Object]" anywhere
+    // but in the document's own descriptions (which may say "null to detach").
+    await page.evaluate(() => {
+      for (const d of Array.from(document.querySelectorAll("details"))) {
+        d.open = true;
+      }
+    });
+    await expect
+      .poll(
+        () => page.evaluate(() => document.querySelectorAll("details:not([data-built])").length),
+        { timeout: 60_000 },
+      )
+      .toBe(0);
+    const stray = await page.evaluate(() => {
+      const found: string[] = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const text = n.textContent ?? "";
+        if (n.parentElement?.closest(".desc")) {
+          continue;
+        }
+        if (/\bnull\b|\bundefined\b|\[object Object\]|\bNaN\b/.test(text)) {
+          found.push(`${n.parentElement?.closest("details")?.id ?? "page"}: ${text.slice(0, 80)}`);
+        }
+      }
+      return found;
+    });
+    expect(stray).toEqual([]);
+    const operations = await page.locator("details[id^=op-]").count();
+    expect(operations).toBeGreaterThan(100);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("looks finished with an operation open, desktop and phone, light and dark", async () => {
+    await checkLooks("docs", async (page) => {
+      await page.goto(`${base}/docs#${OP}`);
+      await page.locator(`#${OP} pre`).first().waitFor();
+    });
+  });
+});

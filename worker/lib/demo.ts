@@ -1,6 +1,6 @@
 /**
  * The local demo's facts, which `npm start` passes as PARLEY_DEMO (a query string:
- * `account=1&admin=…&agent=…&widget=…&api_inbox=…`). The front door and /docs show them, so a
+ * `account=1&admin=…&agent=…&widget=…&api_inbox=…&platform=…`). The front door and /docs show them, so a
  * newcomer can try the API at once; only to a request addressed to a loopback host, and never
  * when the variable is unset (every deployment).
  */
@@ -10,6 +10,7 @@ export type DemoFacts = {
   agent: string;
   widget: string | null;
   apiInbox: string | null;
+  platform: string | null;
 };
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -30,5 +31,12 @@ export function demoFacts(raw: string | undefined, requestUrl: string): DemoFact
   if (!account || !admin || !agent) {
     return null;
   }
-  return { account, admin, agent, widget: get("widget"), apiInbox: get("api_inbox") };
+  return {
+    account,
+    admin,
+    agent,
+    widget: get("widget"),
+    apiInbox: get("api_inbox"),
+    platform: get("platform"),
+  };
 }
