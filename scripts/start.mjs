@@ -82,6 +82,13 @@ function printFacts(seededNow, f) {
   log(`  API inbox identifier  ${f.apiInbox?.inbox_identifier}  (inbox ${f.apiInbox?.id})`);
   log(`  widget inbox          ${f.widgetInbox?.inbox_identifier}  (inbox ${f.widgetInbox?.id})`);
   log();
+  log(`  agents' app           ${base}/app`);
+  if (f.demoPassword) {
+    log(`    sign in as          ${DEMO.agent.email} / ${f.demoPassword}  (agent)`);
+    log(`                        ${DEMO.admin.email} / ${f.demoPassword}  (administrator)`);
+  } else {
+    log("    (this database was seeded before the demo users had passwords: delete .wrangler/)");
+  }
   if (f.widgetInbox) {
     log(`  widget demo           ${base}/demo?inbox=${f.widgetInbox.inbox_identifier}`);
   }

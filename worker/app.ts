@@ -8,6 +8,7 @@ import { platformApi } from "./api/platform";
 import { publicApi } from "./api/public";
 import { reportsApi } from "./api/reports";
 import { serviceApi } from "./api/service";
+import { appShell } from "./http/app-shell";
 import { forgetAuthAfterWrites } from "./http/auth-cache";
 import type { AppEnv } from "./http/context";
 import { docsPage } from "./http/docs-page";
@@ -74,6 +75,9 @@ export function createApp() {
     return c.json(document as Record<string, unknown>);
   });
   app.get("/docs", docsPage);
+  // The agents' app: every path below /app is its one page (the mailed-link forms stay above).
+  app.get("/app", appShell);
+  app.get("/app/*", (c) => (c.req.path.startsWith("/app/auth/") ? c.notFound() : appShell(c)));
 
   app.notFound(onNotFound);
   app.onError(onError);

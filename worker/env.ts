@@ -16,6 +16,8 @@ export type Bindings = {
   /** AccountFeed, one per account (realtime/account-feed.ts; stubs via feedFor). */
   FEEDS: DurableObjectNamespace;
   FILES: R2Bucket;
+  /** The static assets (widget, demo, the agents' app under /app); absent in the unit tests. */
+  ASSETS?: Fetcher;
   /** Automation email (wrangler.toml [[send_email]]); `wrangler dev` only logs what it sends. */
   EMAIL?: SendEmail;
   /** Outbox events and webhook deliveries (wrangler.toml [[queues]]). */

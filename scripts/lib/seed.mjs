@@ -1,12 +1,14 @@
 // The demo account `npm start` seeds into an empty local database.
 
-import { secureToken } from "./tokens.mjs";
+import { passwordHash, secureToken } from "./tokens.mjs";
 import { d1, q } from "./wrangler.mjs";
 
 export const DEMO = {
   account: "Parley Demo",
   admin: { name: "Ada Admin", email: "admin@demo.parley.local" },
   agent: { name: "Alan Agent", email: "agent@demo.parley.local" },
+  /** Both demo users sign in to the app (/app) with it; a local demo's, printed by npm start. */
+  password: "parley-demo",
   apiInbox: "Demo API inbox",
   widgetInbox: "Demo website",
   platformApp: "Demo platform app",
@@ -26,7 +28,7 @@ export function seed(baseUrl) {
     `INSERT INTO accounts (name, locale, support_email) VALUES (${q(DEMO.account)}, 'en', 'support@demo.parley.local')`,
     ...[DEMO.admin, DEMO.agent].map(
       (u) =>
-        `INSERT INTO users (name, email, pubsub_token) VALUES (${q(u.name)}, ${q(u.email)}, ${q(secureToken())})`,
+        `INSERT INTO users (name, email, pubsub_token, password_hash) VALUES (${q(u.name)}, ${q(u.email)}, ${q(secureToken())}, ${q(passwordHash(DEMO.password))})`,
     ),
     `INSERT INTO account_users (account_id, user_id, role) VALUES (${account}, ${user(DEMO.admin.email)}, 'administrator')`,
     `INSERT INTO account_users (account_id, user_id, role, inviter_id) VALUES (${account}, ${user(DEMO.agent.email)}, 'agent', ${user(DEMO.admin.email)})`,
@@ -60,7 +62,7 @@ export function seed(baseUrl) {
 
 /** Reads back what the seed created, for printing. */
 export function demoFacts() {
-  const [[account], [admin], [agent], [apiInbox], [widgetInbox], [platform]] = d1(
+  const [[account], [admin], [agent], [apiInbox], [widgetInbox], [platform], [passwords]] = d1(
     [
       `SELECT id FROM accounts WHERE name = ${q(DEMO.account)} ORDER BY id LIMIT 1`,
       `SELECT t.token FROM access_tokens t JOIN users u ON u.id = t.owner_id AND t.owner_type = 'User' WHERE u.email = ${q(DEMO.admin.email)}`,
@@ -68,7 +70,10 @@ export function demoFacts() {
       `SELECT id, inbox_identifier FROM inboxes WHERE name = ${q(DEMO.apiInbox)} ORDER BY id LIMIT 1`,
       `SELECT id, inbox_identifier FROM inboxes WHERE name = ${q(DEMO.widgetInbox)} ORDER BY id LIMIT 1`,
       `SELECT t.token FROM access_tokens t JOIN platform_apps p ON p.id = t.owner_id AND t.owner_type = 'PlatformApp' WHERE p.name = ${q(DEMO.platformApp)} ORDER BY p.id LIMIT 1`,
+      `SELECT count(*) AS n FROM users WHERE email = ${q(DEMO.agent.email)} AND password_hash IS NOT NULL`,
     ].join(";\n"),
   );
-  return { account, admin, agent, apiInbox, widgetInbox, platform };
+  // A database seeded before the demo users had a password: its agents sign in with a token only.
+  const demoPassword = passwords?.n > 0 ? DEMO.password : null;
+  return { account, admin, agent, apiInbox, widgetInbox, platform, demoPassword };
 }

@@ -1,0 +1,146 @@
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
+import { inboxName } from "../state/account";
+import { conversationPath, go } from "../state/route";
+import {
+  contactOnline,
+  contactSeenAt,
+  conversation,
+  discard,
+  hasOlder,
+  loadOlder,
+  messages,
+  pending,
+  retry,
+  threadError,
+  threadState,
+  typers,
+  viewers,
+} from "../state/thread";
+import { Actions } from "./Actions";
+import { Composer } from "./Composer";
+import { MessageView } from "./Message";
+
+function Pendings() {
+  return (
+    <>
+      {pending.value.map((p) => (
+        <li class={`msg ${p.private ? "note" : "out"} pending`} key={p.echo_id}>
+          <div class="bubble">
+            {p.private && <span class="tag">Private note</span>}
+            <div class="text">{p.content}</div>
+          </div>
+          <div class="meta">
+            {p.via === "failed" ? (
+              <>
+                <span class="error">{p.error}</span>{" "}
+                <button type="button" class="link" onClick={() => retry(p.echo_id)}>
+                  Retry
+                </button>{" "}
+                <button type="button" class="link" onClick={() => discard(p.echo_id)}>
+                  Discard
+                </button>
+              </>
+            ) : (
+              "Sending…"
+            )}
+          </div>
+        </li>
+      ))}
+    </>
+  );
+}
+
+export function Thread({ accountId }: { accountId: number }) {
+  const c = conversation.value;
+  const list = messages.value;
+  const scroller = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const count = list.length + pending.value.length;
+  // New messages keep the view at the bottom, unless the agent scrolled up to read.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && stick.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+  }, [count, c?.id]);
+  useEffect(() => {
+    stick.current = true;
+  }, [c?.id]);
+  if (threadError.value) {
+    return (
+      <section class="thread-pane">
+        <p class="error" role="alert">
+          This conversation could not be opened: {threadError.value}
+        </p>
+      </section>
+    );
+  }
+  if (!c) {
+    return <section class="thread-pane" aria-busy="true" />;
+  }
+  const name = c.meta.sender?.name || `Visitor #${c.meta.sender?.id ?? ""}`;
+  const seenAt = contactSeenAt.value;
+  const others = viewers.value;
+  return (
+    <section class="thread-pane" aria-label={`Conversation with ${name}`}>
+      <header class="thread-head">
+        <button
+          type="button"
+          class="back"
+          aria-label="Back to the list"
+          onClick={() => go(conversationPath(accountId, null))}
+        >
+          ←
+        </button>
+        <div class="who">
+          <h2>{name}</h2>
+          <p class="muted">
+            #{c.id} · {inboxName(c.inbox_id)} · <span class={`status ${c.status}`}>{c.status}</span>
+            {c.muted ? " · muted" : ""}
+            {contactOnline.value ? " · online" : ""}
+          </p>
+        </div>
+        <button
+          type="button"
+          class="contact-toggle"
+          onClick={() => go(`${conversationPath(accountId, c.id)}?pane=contact`)}
+        >
+          Contact
+        </button>
+      </header>
+      <Actions c={c} />
+      {(others.length > 0 || threadState.value === "down") && (
+        <p class="presence" role="status">
+          {threadState.value === "down" ? "Reconnecting… " : ""}
+          {others.length > 0 && `Also here: ${others.map((o) => o.name).join(", ")}`}
+        </p>
+      )}
+      <div
+        class="messages"
+        ref={scroller}
+        onScroll={(e) => {
+          const el = e.currentTarget as HTMLDivElement;
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          if (el.scrollTop < 40 && hasOlder.peek()) {
+            const before = el.scrollHeight;
+            void loadOlder().then(() => {
+              el.scrollTop += el.scrollHeight - before;
+            });
+          }
+        }}
+      >
+        <ol class="thread" aria-live="polite" aria-relevant="additions">
+          {list.map((m) => (
+            <MessageView key={m.id} m={m} seen={m.created_at <= seenAt} />
+          ))}
+          <Pendings />
+        </ol>
+      </div>
+      <p class="typing" aria-live="polite">
+        {typers.value.length > 0 &&
+          `${typers.value.map((t) => t.name || "Someone").join(", ")} ${typers.value.length > 1 ? "are" : "is"} typing…`}
+      </p>
+      <Composer disabled={false} />
+    </section>
+  );
+}
