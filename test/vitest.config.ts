@@ -62,6 +62,23 @@ const widget = defineProject({
   },
 });
 
+/** The agents' app (dashboard/): its stores and components, in happy-dom. */
+const dashboard = defineProject({
+  plugins: [preact({ prerender: { enabled: false } })],
+  test: {
+    name: "dashboard",
+    root,
+    environment: "happy-dom",
+    environmentOptions: {
+      happyDOM: {
+        url: "https://parley.example/app/",
+        settings: { handleDisabledFileLoadingAsSuccess: true },
+      },
+    },
+    include: ["test/dashboard/**/*.test.{ts,tsx}"],
+  },
+});
+
 /**
  * The widget in headless Chromium against a real `wrangler dev`, plus the size budgets of the
  * production build (npm test builds it first). Its own group (sequence.groupOrder), so the
@@ -81,4 +98,4 @@ const e2e = defineProject({
   },
 });
 
-export default defineConfig({ test: { projects: [worker, widget, e2e] } });
+export default defineConfig({ test: { projects: [worker, widget, dashboard, e2e] } });

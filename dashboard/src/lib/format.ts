@@ -27,7 +27,7 @@ export const clock = (unix: number) =>
 export const initials = (name: string | null | undefined) =>
   (name ?? "?")
     .split(/\s+/)
-    .filter(Boolean)
+    .filter((w) => /^\p{L}/u.test(w))
     .slice(0, 2)
     .map((w) => w[0]?.toUpperCase())
     .join("") || "?";
