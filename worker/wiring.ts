@@ -4,6 +4,7 @@ import { liveHandler } from "./modules/live/handler";
 import { socketAction } from "./modules/messages/socket-actions";
 import { registerSocketActions } from "./modules/messages/socket-registry";
 import { reportingWrites } from "./modules/reports/derive";
+import { autoResolveDue, wakeSnoozed } from "./modules/schedule/service";
 import { attemptDelivery } from "./modules/webhooks/delivery";
 import { resendOverdueDeliveries } from "./modules/webhooks/dispatch";
 import { agentBotListener, webhookListener } from "./modules/webhooks/listeners";
@@ -17,7 +18,13 @@ registerHandlers({
   // In this order for every outbox event: automation may change what webhooks then carry.
   queued: [automationListener, webhookListener, agentBotListener],
   delivery: (id, ctx) => attemptDelivery(ctx, id),
-  sweep: { deliveries: resendOverdueDeliveries, automation_runs: pruneAutomationRuns },
+  sweep: {
+    deliveries: resendOverdueDeliveries,
+    automation_runs: pruneAutomationRuns,
+    // Wake-ups first: a conversation that wakes restarts its idle clock before auto-resolve.
+    snoozed_woken: wakeSnoozed,
+    auto_resolved: autoResolveDue,
+  },
   // Reporting facts and their rollups, in the batch of the events they come from.
   derived: [reportingWrites],
 });

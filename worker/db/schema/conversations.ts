@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   index,
   integer,
@@ -61,6 +62,14 @@ export const conversations = sqliteTable(
     uniqueIndex("conversations_uuid_unique").on(t.uuid),
     index("conversations_account_status_activity").on(t.accountId, t.status, t.lastActivityAt),
     index("conversations_account_activity").on(t.accountId, t.lastActivityAt),
+    // The timed work reads only what is due: snoozed conversations by their wake-up time, and
+    // (auto_resolve_ignore_waiting) open ones nobody waits on, by their last activity.
+    index("conversations_snoozed_until")
+      .on(t.snoozedUntil)
+      .where(sql`${t.snoozedUntil} IS NOT NULL`),
+    index("conversations_open_not_waiting")
+      .on(t.accountId, t.lastActivityAt)
+      .where(sql`${t.status} = 'open' AND ${t.waitingSince} IS NULL`),
     index("conversations_inbox").on(t.inboxId),
     index("conversations_contact").on(t.contactId),
     index("conversations_assignee").on(t.assigneeId),

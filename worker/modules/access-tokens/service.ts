@@ -16,7 +16,9 @@ export type Actor =
   | { kind: "platform"; platformAppId: number }
   | { kind: "contact"; contact: ContactRow; contactInbox: ContactInboxRow }
   /** An automation rule performing its actions (worker/modules/automation-rules). */
-  | { kind: "automation"; ruleId: number };
+  | { kind: "automation"; ruleId: number }
+  /** The service itself, on its own schedule: auto-resolve, snooze wake-up, auto-assignment. */
+  | { kind: "system" };
 
 /** The user id behind the caller (null for bots, contacts, platform apps and automation). */
 export const callerUserId = (actor: Actor): number | null =>

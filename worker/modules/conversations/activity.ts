@@ -37,15 +37,50 @@ async function post(scope: ConversationScope, row: ConversationRow, content: str
   });
 }
 
+/**
+ * Chatwoot's auto_resolved_days / _hours / _minutes: the largest whole unit of the account's
+ * `auto_resolve_after` (ActivityMessageHandler#auto_resolve_message_key).
+ */
+export function autoResolvedText(minutes: number): string {
+  const [count, unit] =
+    minutes >= 1440 && minutes % 1440 === 0
+      ? [minutes / 1440, "days"]
+      : minutes >= 60 && minutes % 60 === 0
+        ? [minutes / 60, "hours"]
+        : [minutes, "minutes"];
+  return `Conversation was marked resolved by system due to ${count} ${unit} of inactivity`;
+}
+
+/**
+ * What the service's own status changes say: a resolve is the auto-resolve (Chatwoot's text);
+ * a snoozed conversation waking up is told with Chatwoot's reopen text, signed "system" as its
+ * auto-resolve is (Chatwoot's ReopenSnoozedConversationsJob writes no note at all, which leaves
+ * a conversation's history silent about why it came back).
+ */
+function systemStatusText(scope: ConversationScope, status: string): string | null {
+  if (status === "resolved") {
+    const minutes = Number(scope.account.settings.auto_resolve_after ?? 0);
+    return autoResolvedText(Number.isFinite(minutes) ? minutes : 0);
+  }
+  return status === "open" ? "Conversation was reopened by system" : null;
+}
+
 /** After a status change: "Conversation was marked resolved by Ann". */
 export async function statusActivity(
   scope: ConversationScope,
   before: ConversationRow,
   after: ConversationRow,
 ) {
+  if (before.status === after.status) {
+    return;
+  }
+  if (scope.actor.kind === "system") {
+    const text = systemStatusText(scope, after.status);
+    return text === null ? undefined : post(scope, after, text);
+  }
   const by = performerName(scope);
   const text = STATUS[after.status];
-  if (by !== null && text && before.status !== after.status) {
+  if (by !== null && text) {
     await post(scope, after, text.replace("%", by));
   }
 }

@@ -126,6 +126,19 @@ export const conversationIdByUuid = (db: Db, uuid: string) =>
 export const updateConversationRow = (db: Db, id: number, values: Partial<NewConversation>) =>
   db.update(conversations).set(values).where(eq(conversations.id, id)).returning();
 
+/** The same update, only while the row still matches `guard` (a timed change that may race). */
+export const updateConversationIf = (
+  db: Db,
+  id: number,
+  values: Partial<NewConversation>,
+  guard: SQL,
+) =>
+  db
+    .update(conversations)
+    .set(values)
+    .where(and(eq(conversations.id, id), guard))
+    .returning();
+
 // --- contact inboxes --------------------------------------------------------------------------
 
 export const findContact = (db: Db, accountId: number, id: number) =>

@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { ConversationRow, ConversationStatus, TeamRow } from "../../db/schema";
 import { commit } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
@@ -12,21 +13,31 @@ import {
   lastIncomingAt,
   type NewConversation,
   replaceLabels,
+  updateConversationIf,
   updateConversationRow,
 } from "./queries";
 import type { ConversationUpdate } from "./schema.actions";
 import { checkAssignee, checkConversationAttributes, checkTeam } from "./service";
 
-/** Writes `values` and the events of what they change, in one batch. */
+/**
+ * Writes `values` and the events of what they change, in one batch. With `guard`, the update
+ * (and so its events) happens only if the row still matches it: a timed change racing another
+ * tick or a person leaves the row as it was, and the row is returned unchanged.
+ */
 async function save(
   scope: ConversationScope,
   row: ConversationRow,
   values: Partial<NewConversation>,
+  guard?: SQL,
 ): Promise<ConversationRow> {
   const { deps } = scope;
   const write = { ...values, updatedAt: deps.now() };
-  const events = changeEvents(row, changedAttributes(row, { ...row, ...write }));
-  const results = await commit(deps, [updateConversationRow(deps.db, row.id, write)], events, {
+  const changes = changeEvents(row, changedAttributes(row, { ...row, ...write }));
+  const events = guard ? changes.map((e) => ({ ...e, ifChanged: true })) : changes;
+  const update = guard
+    ? updateConversationIf(deps.db, row.id, write, guard)
+    : updateConversationRow(deps.db, row.id, write);
+  const results = await commit(deps, [update], events, {
     conversation: (r) => firstRow<ConversationRow>(r),
   });
   return firstRow<ConversationRow>(results) ?? row;
@@ -54,6 +65,9 @@ export async function updateConversation(
 
 export type StatusChange = { status?: ConversationStatus; snoozed_until?: number | null };
 
+/** A timed change's condition (still due) and what else it writes (the clock it restarts). */
+export type StatusCondition = { guard: SQL; values?: Partial<NewConversation> };
+
 /**
  * Chatwoot parity (toggle_status): a given status is set; none toggles open ↔ resolved and
  * brings pending or snoozed back to open. snoozed_until only survives on snoozed. A bot
@@ -63,6 +77,7 @@ export async function toggleStatus(
   scope: ConversationScope,
   row: ConversationRow,
   input: StatusChange,
+  condition?: StatusCondition,
 ): Promise<ConversationRow> {
   const now = scope.deps.now();
   const status: ConversationStatus = input.status ?? (row.status === "open" ? "resolved" : "open");
@@ -70,13 +85,15 @@ export async function toggleStatus(
   if (snoozedUntil !== null && snoozedUntil <= now) {
     throw invalidField("snoozed_until", "must be in the future");
   }
-  const values: Partial<NewConversation> = { status, snoozedUntil };
+  const values: Partial<NewConversation> = { ...condition?.values, status, snoozedUntil };
   const handoff = scope.actor.kind === "bot" && row.status === "pending" && status === "open";
   if (handoff) {
     values.waitingSince = row.waitingSince ?? now;
   }
-  const after = await save(scope, row, values);
-  await statusActivity(scope, row, after);
+  const after = await save(scope, row, values, condition?.guard);
+  if (after !== row) {
+    await statusActivity(scope, row, after);
+  }
   return after;
 }
 

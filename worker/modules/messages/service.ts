@@ -63,8 +63,8 @@ function senderOf(scope: MessageScope, conversation: ConversationRow, type: stri
   if (type === "incoming") {
     return { senderType: "Contact" as const, senderId: conversation.contactId };
   }
-  // Chatwoot parity: automation writes with no sender (MessageBuilder.new(nil, ...)).
-  if (type === "activity" || scope.actor.kind === "automation") {
+  // Chatwoot parity: automation and message templates write with no sender.
+  if (type === "activity" || scope.actor.kind === "automation" || scope.actor.kind === "system") {
     return { senderType: null, senderId: null };
   }
   const { actor } = scope;

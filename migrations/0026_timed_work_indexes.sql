@@ -1,0 +1,3 @@
+CREATE INDEX `accounts_auto_resolve` ON `accounts` (`id`) WHERE json_extract("settings", '$.auto_resolve_after') IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `conversations_snoozed_until` ON `conversations` (`snoozed_until`) WHERE "conversations"."snoozed_until" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `conversations_open_not_waiting` ON `conversations` (`account_id`,`last_activity_at`) WHERE "conversations"."status" = 'open' AND "conversations"."waiting_since" IS NULL;

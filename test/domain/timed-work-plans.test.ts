@@ -1,0 +1,32 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../../worker/db/client";
+import { dueForAutoResolve, dueToWake } from "../../worker/modules/schedule/queries";
+import { queryPlan } from "../support/query-plan";
+
+const db = createDb(env.DB);
+
+// The every-minute tick must cost what is due, not what exists: every read it makes is an index
+// search (the accounts that set auto-resolve through a partial index, then each one's
+// conversations by status and last activity), never a scan of conversations.
+describe("timed work query plans", () => {
+  const due = dueForAutoResolve(1_800_000_000, 1000);
+  for (const [name, query, index] of [
+    ["auto-resolve", due.all, "conversations_account_status_activity"],
+    ["auto-resolve, ignoring waiting", due.notWaiting, "conversations_open_not_waiting"],
+    ["snooze wake-up", dueToWake(db, 1_800_000_000, 1000), "conversations_snoozed_until"],
+  ] as const) {
+    it(`${name}: reads through ${index}`, async () => {
+      const steps = (await queryPlan(query)).join("\n");
+      expect(steps).toMatch(
+        new RegExp(`SEARCH (c|conversations) USING (COVERING )?INDEX ${index}`),
+      );
+      expect(steps).not.toMatch(/SCAN (conversations|c)\b|SCAN accounts\b(?! USING)/);
+    });
+  }
+
+  it("auto-resolve walks only the accounts that set it (a partial index)", async () => {
+    const steps = (await queryPlan(due.all)).join("\n");
+    expect(steps).toMatch(/accounts USING (COVERING )?INDEX accounts_auto_resolve/);
+  });
+});
