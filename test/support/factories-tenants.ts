@@ -96,6 +96,15 @@ export async function createTenant(marker: string) {
     .insert(t.customFilters)
     .values({ accountId: account.id, userId: admin.id, name: `Filter ${marker}`, query: {} })
     .returning();
+  const [contactNote] = await db()
+    .insert(t.contactNotes)
+    .values({
+      accountId: account.id,
+      contactId: contact.id,
+      userId: admin.id,
+      content: `Note ${marker}`,
+    })
+    .returning();
   const platformUser = await createUser({ name: `User ${marker}` });
   await permit(app.id, "User", platformUser.id);
   // A system bot (no account): every account sees those and may attach them (Chatwoot), so
@@ -124,6 +133,7 @@ export async function createTenant(marker: string) {
     delivery,
     cannedResponse: cannedResponse as t.CannedResponseRow,
     customFilter: customFilter as t.CustomFilterRow,
+    contactNote: contactNote as t.ContactNoteRow,
     platformUser,
     platformBot,
   };
@@ -155,6 +165,7 @@ export function valueFor(w: Tenant, path: string, param: string): string | undef
     "users/id": w.platformUser.id,
     "canned_responses/id": w.cannedResponse.id,
     "custom_filters/custom_filter_id": w.customFilter.id,
+    "notes/id": w.contactNote.id,
     "inboxes/inbox_identifier": w.inbox.inboxIdentifier,
     "contacts/contact_identifier": w.contactInbox.sourceId,
   };
@@ -197,6 +208,7 @@ export async function tenantState(victim: Tenant) {
     "event_outbox",
     "canned_responses",
     "custom_filters",
+    "contact_notes",
   ];
   const state: Record<string, unknown> = {};
   for (const table of byAccount) {

@@ -7,7 +7,9 @@ import { agentBotAccountRoutes } from "../modules/agent-bots/routes.account";
 import { agentAccountRoutes } from "../modules/agents/routes.account";
 import { automationRuleAccountRoutes } from "../modules/automation-rules/routes.account";
 import { cannedResponseAccountRoutes } from "../modules/canned-responses/routes.account";
+import { contactNoteAccountRoutes } from "../modules/contact-notes/routes.account";
 import { contactAccountRoutes } from "../modules/contacts/routes.account";
+import { contactMergeRoutes } from "../modules/contacts/routes.merge.account";
 import { contactRelatedRoutes } from "../modules/contacts/routes.related.account";
 import {
   conversationAccountRoutes,
@@ -59,3 +61,5 @@ accountApi.route(BASE, webhookAccountRoutes);
 accountApi.route(BASE, helpCenterAccountRoutes);
 accountApi.route(BASE, cannedResponseAccountRoutes);
 accountApi.route(BASE, customFilterAccountRoutes);
+accountApi.route(BASE, contactMergeRoutes);
+accountApi.route(BASE, contactNoteAccountRoutes);
