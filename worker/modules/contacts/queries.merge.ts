@@ -37,7 +37,10 @@ export function mergeStatements(
       .insert(contactLabels)
       .select(
         db
-          .select({ contactId: sql<number>`${baseId}`.as("contact_id"), title: contactLabels.title })
+          .select({
+            contactId: sql<number>`${baseId}`.as("contact_id"),
+            title: contactLabels.title,
+          })
           .from(contactLabels)
           .where(eq(contactLabels.contactId, mergeeId)),
       )
