@@ -20,6 +20,7 @@ main{max-width:26rem;margin:10vh auto;padding:2rem;background:#fff;border-radius
 h1{font-size:1.4rem;margin-top:0}label{display:block;margin:1rem 0 .25rem;font-weight:600}
 input{width:100%;box-sizing:border-box;padding:.6rem;font:inherit;border:1px solid #8b8d98;border-radius:6px}
 button{margin-top:1.25rem;width:100%;padding:.7rem;font:inherit;font-weight:600;color:#fff;background:#1f6feb;border:0;border-radius:6px;cursor:pointer}
+.button{display:block;text-align:center;padding:.7rem;font-weight:600;color:#fff;background:#1f6feb;border-radius:6px;text-decoration:none}
 .error{color:#b42318}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1c1c1f}}`;
 
 const page = (
@@ -59,8 +60,9 @@ export const passwordSetPage = (email: string) =>
   page(
     "Password set",
     html`<h1>Your password is set</h1>
-<p>Sign in as <strong>${email}</strong> with <code>POST /auth/sign_in</code> to get your API
-access token, or from any Chatwoot-compatible app pointed at this server.</p>`,
+<p>Sign in as <strong>${email}</strong> to answer your team's conversations.</p>
+<p><a class="button" href="/app/login">Open the inbox</a></p>
+<p>API clients get a token with <code>POST /auth/sign_in</code>.</p>`,
   );
 
 export const invitationPage = (token: string, accountName: string, role: string) =>
@@ -78,7 +80,8 @@ export const joinedPage = (accountName: string) =>
   page(
     "Invitation accepted",
     html`<h1>Welcome to ${accountName}</h1>
-<p>You are now a member. Sign in with your existing email and password.</p>`,
+<p>You are now a member. Sign in with your existing email and password.</p>
+<p><a class="button" href="/app/login">Open the inbox</a></p>`,
   );
 
 export const invalidLinkPage = () =>
@@ -86,5 +89,5 @@ export const invalidLinkPage = () =>
     "Link expired",
     html`<h1>This link is invalid or has expired</h1>
 <p>Links work once and expire. Ask for a new one: an administrator can invite you again, and
-<code>POST /auth/password</code> with your email mails a fresh password link.</p>`,
+<a href="/app/forgot">forgot password</a> mails a fresh password link.</p>`,
   );
