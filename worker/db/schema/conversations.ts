@@ -52,6 +52,8 @@ export const conversations = sqliteTable(
     firstReplyCreatedAt: integer("first_reply_created_at"),
     waitingSince: integer("waiting_since"),
     lastActivityAt: integer("last_activity_at").notNull(),
+    /** Waiting for auto-assignment since (nobody was eligible); null once assigned or never. */
+    assignmentQueuedAt: integer("assignment_queued_at"),
     /** The last conversation_seq handed to an outbox event of this conversation. */
     eventSeq: integer("event_seq").notNull().default(0),
     createdAt: createdAt(),
@@ -67,6 +69,10 @@ export const conversations = sqliteTable(
     index("conversations_snoozed_until")
       .on(t.snoozedUntil)
       .where(sql`${t.snoozedUntil} IS NOT NULL`),
+    index("conversations_assignment_queue")
+      .on(t.inboxId, t.assignmentQueuedAt)
+      .where(sql`${t.assignmentQueuedAt} IS NOT NULL`),
+    index("conversations_assignee_inbox_status").on(t.assigneeId, t.inboxId, t.status),
     index("conversations_open_not_waiting")
       .on(t.accountId, t.lastActivityAt)
       .where(sql`${t.status} = 'open' AND ${t.waitingSince} IS NULL`),

@@ -46,6 +46,8 @@ export const inboxes = sqliteTable(
     enableAutoAssignment: integer("enable_auto_assignment", { mode: "boolean" })
       .notNull()
       .default(true),
+    /** Chatwoot's `auto_assignment_config`: `max_assignment_limit` (open conversations per agent). */
+    autoAssignmentConfig: jsonObject("auto_assignment_config"),
     workingHoursEnabled: integer("working_hours_enabled", { mode: "boolean" })
       .notNull()
       .default(false),
@@ -88,6 +90,8 @@ export const inboxMembers = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** When auto-assignment last gave this member a conversation of the inbox (balancing). */
+    lastAssignedAt: integer("last_assigned_at"),
     createdAt: createdAt(),
   },
   (t) => [

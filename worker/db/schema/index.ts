@@ -6,6 +6,7 @@ export * from "./agent-tools";
 export * from "./auth";
 export * from "./contacts";
 export * from "./conversations";
+export * from "./csat";
 export * from "./custom-attributes";
 export * from "./events";
 export * from "./help-center";

@@ -42,6 +42,8 @@ export const accountUsers = sqliteTable(
       .notNull()
       .default("online"),
     autoOffline: integer("auto_offline", { mode: "boolean" }).notNull().default(true),
+    /** Since when the agent has a live socket to the account (null: none); the feed keeps it. */
+    connectedAt: integer("connected_at"),
     inviterId: integer("inviter_id").references(() => users.id, { onDelete: "set null" }),
     activeAt: integer("active_at"),
     createdAt: createdAt(),

@@ -137,6 +137,7 @@ function invitedAgent(
       role: membership.role ?? "agent",
       availability: "online",
       autoOffline: true,
+      connectedAt: null,
       inviterId: membership.inviterId ?? null,
       activeAt: null,
       createdAt: now,
