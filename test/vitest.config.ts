@@ -18,6 +18,9 @@ const worker = defineProject({
           // Mailed links are built on it alone; a host other than the tests' own (parley.test),
           // so a link that followed the request's Host would show.
           PUBLIC_URL: "https://chat.parley.test",
+          // Frame budgets do not refill here: a burst is limited however slowly the machine
+          // delivers it (docs/testing.md, "Time in tests").
+          FRAME_REFILL_PER_SECOND: "0",
         },
         // Tests drive the queue consumer themselves (createMessageBatch), with a recording
         // outbound: what the Worker sends goes to queues nobody consumes here.
@@ -41,6 +44,10 @@ const worker = defineProject({
       "test/help-center/**/*.test.ts",
     ],
     setupFiles: ["test/setup/apply-migrations.ts"],
+    // Margins for a loaded 2-core machine (vitest's 5 s default is not one): a timeout only
+    // stops a test that hangs, it never decides a verdict (docs/testing.md).
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });
 
@@ -59,6 +66,7 @@ const widget = defineProject({
       },
     },
     include: ["test/widget/**/*.test.tsx"],
+    testTimeout: 30_000,
   },
 });
 

@@ -52,6 +52,11 @@ export type Bindings = {
   MAIL_FROM?: string;
   /** How long a typing indicator lives without renewal (ms); tests shorten it. */
   TYPING_TTL_MS?: string;
+  /**
+   * Frames a second a socket's frame budget refills, replacing every role's rate; tests set
+   * "0" so whether a burst is limited never depends on how fast the frames arrive.
+   */
+  FRAME_REFILL_PER_SECOND?: string;
   /** "1" lets webhooks target loopback addresses (npm start; never in production). */
   PARLEY_ALLOW_LOOPBACK_WEBHOOKS?: string;
   /**

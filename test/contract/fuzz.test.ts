@@ -13,9 +13,13 @@ import { createTenant, type Tenant, tenantState, valueFor } from "../support/fac
  * in, the answer is never 5xx, never shows the other tenant's data, and that data does not move.
  */
 
-/** How many requests at most, and for how long (whichever ends first). */
+/**
+ * How many requests: all of them, however slow the machine. The time cap only keeps a stuck
+ * run inside CI's budget (about 130 s on a loaded 2-core box); the count reached and the time
+ * taken are printed either way.
+ */
 const MAX_REQUESTS = 20_000;
-const BUDGET_MS = 75_000;
+const TIME_CAP_MS = 300_000;
 const CONCURRENCY = 8;
 /** Set to the seed a failing run printed, to replay it. */
 const SEED: number | undefined = undefined;
@@ -390,7 +394,11 @@ function requestArb(route: Route): fc.Arbitrary<Request> {
         },
       )
     : fc.constant({});
+  // An update that suspends the fuzzer's own account would answer the rest of the run with 401
+  // account_suspended (a quarter of it once did): its platform updates keep the account active.
+  const keepsActive = route.method === "PATCH" && route.path === "/platform/api/v1/accounts/{id}";
   return fc.tuple(pathArb, queryArb, token, bodyText).map(([path, query, tok, b]) => {
+    const body = keepsActive ? b.body?.replaceAll('"suspended"', '"active"') : b.body;
     const headers: Record<string, string> = { "cf-connecting-ip": freshIp() };
     if (tok !== undefined) {
       headers.api_access_token = tok;
@@ -398,7 +406,7 @@ function requestArb(route: Route): fc.Arbitrary<Request> {
     if (b.type) {
       headers["content-type"] = b.type;
     }
-    return { method: route.method, path: `${path}${query}`, headers, body: b.body };
+    return { method: route.method, path: `${path}${query}`, headers, body };
   });
 }
 
@@ -415,7 +423,7 @@ describe("fuzz", () => {
       const seed = SEED ?? Date.now() % 2 ** 31;
       const perRoute = Math.ceil(MAX_REQUESTS / routes.length);
       const queue: Request[] = [];
-      // Interleaved: every route gets its share early, whatever the time budget cuts.
+      // Interleaved: every route gets its share early, should the time cap cut the run short.
       const samples = routes.map((r) => fc.sample(requestArb(r), { numRuns: perRoute, seed }));
       for (let i = 0; i < perRoute; i++) {
         for (const s of samples) {
@@ -431,7 +439,7 @@ describe("fuzz", () => {
       let sent = 0;
       let next = 0;
       const worker = async () => {
-        while (next < queue.length && sent < MAX_REQUESTS && Date.now() - started < BUDGET_MS) {
+        while (next < queue.length && sent < MAX_REQUESTS && Date.now() - started < TIME_CAP_MS) {
           const req = queue[next++] as Request;
           sent++;
           const res = await SELF.fetch(`http://parley.test${req.path}`, {
@@ -464,12 +472,14 @@ describe("fuzz", () => {
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const capped =
+        sent < MAX_REQUESTS ? ` (stopped by the ${TIME_CAP_MS / 1000} s time cap)` : "";
       console.info(
-        `fuzz: ${sent} requests over ${routes.length} routes in ${seconds} s (seed ${seed}); statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+        `fuzz: ${sent} of ${MAX_REQUESTS} requests over ${routes.length} routes in ${seconds} s${capped} (seed ${seed}); statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
       );
       expect(failures).toEqual([]);
       expect(await tenantState(bystander)).toEqual(before);
     },
-    BUDGET_MS + 60_000,
+    TIME_CAP_MS + 120_000,
   );
 });

@@ -59,7 +59,7 @@ describe("signing", () => {
     expect(req.json).toMatchObject({ event: "contact_created", id: d.contactId });
     expect(req.headers.get("content-type")).toBe("application/json");
     const ts = req.headers.get("x-service-timestamp") ?? "";
-    expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(5);
+    expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(60);
     // The spec: "sha256=" + lowercase hex HMAC-SHA256(secret as shown, "{timestamp}.{body}").
     const expected = `sha256=${await hmacSha256Hex(d.hook.secret, `${ts}.${req.body}`)}`;
     expect(req.headers.get("x-service-signature")).toBe(expected);
@@ -83,13 +83,17 @@ describe("signing", () => {
 describe("retries", () => {
   it("retries after 500s on the schedule, with the same delivery id, until it succeeds", async () => {
     const d = await oneDelivery((_req, n) => (n < 2 ? status(500)() : new Response("ok")));
+    const before = Math.floor(Date.now() / 1000);
     const first = await d.attempt();
     expect(first.retries).toHaveLength(1);
     expect(first.retries[0]?.delaySeconds).toBeGreaterThanOrEqual(5);
     expect(first.retries[0]?.delaySeconds).toBeLessThanOrEqual(6);
     const row = await d.current();
     expect(row).toMatchObject({ status: "retrying", attempts: 1, lastStatusCode: 500 });
-    expect(row.nextAttemptAt).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + 4);
+    // At least the delay after the attempt, however long the attempt and this read took.
+    expect(row.nextAttemptAt).toBeGreaterThanOrEqual(
+      before + (first.retries[0]?.delaySeconds ?? 5),
+    );
     const second = await d.attempt();
     expect(second.retries[0]?.delaySeconds).toBeGreaterThanOrEqual(300);
     expect(second.retries[0]?.delaySeconds).toBeLessThanOrEqual(330);
@@ -150,9 +154,10 @@ describe("retries", () => {
       outbound: d.rec.outbound,
       timeoutMs: 50,
     });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // The attempt's own 50 ms fired, not the default 10 s (the bound is a loaded machine's margin).
+    expect(Date.now() - started).toBeLessThan(8000);
     expect(retries).toHaveLength(1);
-    expect((await d.current()).lastError).toMatch(/^timed out/);
+    expect((await d.current()).lastError).toBe("timed out after 0.05 s");
   });
 
   it("honours Retry-After on 429 and 408", async () => {

@@ -36,9 +36,12 @@ const stored = (conversationId: number) =>
 const create = (socket: LiveSocket, echo: string, content = echo) =>
   socket.send({ type: "message.create", echo_id: echo, content });
 
+/** Up to 15 s: a margin for a loaded machine (it only delays a failure). */
+const ANSWER_WAIT_MS = 15_000;
+
 /** The ack or error frame answering `echo`, whichever comes. */
 async function answer(socket: LiveSocket, echo: string): Promise<Frame> {
-  for (let i = 0; i < 100; i++) {
+  for (const deadline = Date.now() + ANSWER_WAIT_MS; Date.now() < deadline; ) {
     const hit = socket.frames.find(
       (f) => (f.event === "ack" || f.event === "error") && f.data.echo_id === echo,
     );
@@ -98,7 +101,10 @@ describe("group commit of socket messages", () => {
       create(agent, "first");
     }
     const fresh = await Promise.all(Array.from({ length: 6 }, (_, i) => answer(agent, `new-${i}`)));
-    for (let i = 0; i < 100 && agent.all("ack").length < 12; i++) {
+    for (const deadline = Date.now() + ANSWER_WAIT_MS; Date.now() < deadline; ) {
+      if (agent.all("ack").length >= 12) {
+        break;
+      }
       await new Promise((r) => setTimeout(r, 30));
     }
     const retries = agent.all("ack").filter((a) => a.data.echo_id === "first");

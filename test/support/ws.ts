@@ -12,7 +12,10 @@ export type LiveSocket = {
   frames: Frame[];
   /** The WebSocket messages that were batches (JSON arrays of frames). */
   batches: Frame[][];
-  /** Resolves with the next frame of `event` not yet taken (waits up to `ms`). */
+  /**
+   * Resolves with the next frame of `event` not yet taken. Waits up to `ms`: a margin for a
+   * loaded machine, as it only delays a failure.
+   */
   next(event: string, ms?: number): Promise<Frame>;
   /** Frames of `event` received so far. */
   all(event: string): Frame[];
@@ -62,7 +65,7 @@ export async function openSocket(
     all: (event) => frames.filter((f) => f.event === event),
     send: (frame) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame)),
     close: () => ws.close(1000, "done"),
-    async next(event, ms = 3000) {
+    async next(event, ms = 15_000) {
       const deadline = Date.now() + ms;
       for (;;) {
         const found = find(event);

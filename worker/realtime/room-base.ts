@@ -34,6 +34,7 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
     this.eventSeq = ctx.storage.kv.get<number>("event_seq") ?? 0;
     this.log = new RoomLog(ctx.storage.sql);
     const ttl = Number(env.TYPING_TTL_MS);
+    const refill = env.FRAME_REFILL_PER_SECOND ? Number(env.FRAME_REFILL_PER_SECOND) : Number.NaN;
     this.sockets = new RoomSockets(
       ctx,
       this.log,
@@ -41,6 +42,7 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
       (typer, on, isPrivate) => this.recordTyping(typer, on, isPrivate),
       (who, action) => this.act(who, action),
       ttl > 0 ? ttl : undefined,
+      refill >= 0 ? refill : undefined,
     );
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }

@@ -42,6 +42,8 @@ export class RoomSockets {
     private readonly onTypingChange: TypingChangeHook,
     private readonly onAction: ActionHook,
     private readonly typingTtlMs: number = TYPING_TTL_MS,
+    /** Replaces every role's refill rate (frames a second); tests set 0 (env.ts). */
+    private readonly refillPerSecond?: number,
   ) {
     this.fanout = new Fanout(ctx);
   }
@@ -235,7 +237,8 @@ export class RoomSockets {
 
   private allow(ws: WebSocket, role: SocketIdentity["role"]): boolean {
     const now = Date.now();
-    const { burst, perSecond } = FRAME_BUDGET[role];
+    const { burst } = FRAME_BUDGET[role];
+    const perSecond = this.refillPerSecond ?? FRAME_BUDGET[role].perSecond;
     const bucket = this.buckets.get(ws) ?? { tokens: burst, at: now, strikes: 0 };
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
     bucket.at = now;

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createWorld, unique } from "../../support/factories";
 import { findUserRow } from "../../support/factories-inboxes";
+import { freshIp } from "../../support/factories-public";
 import { api, expectError } from "../../support/http";
 import { recordMail } from "../../support/mail";
+import { inOneWindow } from "../../support/rate-window";
 import { apiSettled } from "../../support/settled";
 
 let mail: ReturnType<typeof recordMail>;
@@ -159,28 +161,32 @@ describe("POST /auth/sign_in", () => {
   });
 
   it("limits attempts per email (10 a minute) and per address (30 a minute)", async () => {
-    const email = `${unique("target")}@example.com`;
-    for (let i = 0; i < 10; i++) {
-      expect((await signIn(email, `guess ${i}`)).status).toBe(401);
-    }
-    const limited = await signIn(email, "guess 10");
-    expectError(limited, 429, "rate_limited");
-    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    await inOneWindow(10, async () => {
+      const email = `${unique("target")}@example.com`;
+      for (let i = 0; i < 10; i++) {
+        expect((await signIn(email, `guess ${i}`)).status).toBe(401);
+      }
+      const limited = await signIn(email, "guess 10");
+      expectError(limited, 429, "rate_limited");
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    });
 
-    const from = { "cf-connecting-ip": "203.0.113.77" };
-    const statuses: number[] = [];
-    for (let i = 0; i < 31; i++) {
-      statuses.push((await signIn(`${unique("spray")}@example.com`, "pw", from)).status);
-    }
-    expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
-    expect(statuses[30]).toBe(429);
-    // X-Forwarded-For does not make a fresh address.
-    const spoofed = await signIn(`${unique("spray")}@example.com`, "pw", {
-      ...from,
-      "x-forwarded-for": "192.0.2.1",
-    } as never);
-    expect(spoofed.status).toBe(429);
-  });
+    await inOneWindow(20, async () => {
+      const from = { "cf-connecting-ip": freshIp() };
+      const statuses: number[] = [];
+      for (let i = 0; i < 31; i++) {
+        statuses.push((await signIn(`${unique("spray")}@example.com`, "pw", from)).status);
+      }
+      expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
+      expect(statuses[30]).toBe(429);
+      // X-Forwarded-For does not make a fresh address.
+      const spoofed = await signIn(`${unique("spray")}@example.com`, "pw", {
+        ...from,
+        "x-forwarded-for": "192.0.2.1",
+      } as never);
+      expect(spoofed.status).toBe(429);
+    });
+  }, 240_000);
 });
 
 describe("password reset", () => {

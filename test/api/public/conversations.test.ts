@@ -268,7 +268,10 @@ describe("events of the visitor's actions", () => {
     // Typing is the room's to record: one row per change, the contact as typer.
     const typing = async () =>
       (await outboxRows(account.id)).filter((r) => r.name.startsWith("conversation_typing"));
-    await vi.waitFor(async () => expect(await typing()).toHaveLength(2));
+    await vi.waitFor(async () => expect(await typing()).toHaveLength(2), {
+      timeout: 15_000,
+      interval: 50,
+    });
     const [on, off] = await typing();
     expect([on?.name, off?.name]).toEqual(["conversation_typing_on", "conversation_typing_off"]);
     expect(on?.payload).toMatchObject({
