@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
@@ -84,6 +85,7 @@ const dashboard = defineProject({
       },
     },
     include: ["test/dashboard/**/*.test.{ts,tsx}"],
+    testTimeout: 30_000,
   },
 });
 
@@ -106,4 +108,11 @@ const e2e = defineProject({
   },
 });
 
-export default defineConfig({ test: { projects: [worker, widget, dashboard, e2e] } });
+/**
+ * Two test files at a time at least (vitest's default on a 2-core machine is one): each file
+ * gets its own workerd (no state is shared between files), and much of a file's start is
+ * spent waiting on the other process, so a second file fills the idle core.
+ */
+const maxWorkers = Math.max(2, availableParallelism() - 1);
+
+export default defineConfig({ test: { maxWorkers, projects: [worker, widget, dashboard, e2e] } });
