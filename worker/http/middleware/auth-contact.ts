@@ -10,7 +10,8 @@ import { findAccount } from "../../modules/accounts/queries";
 import {
   findContactSession,
   findContactSessionByPubsubToken,
-} from "../../modules/contacts/queries";
+} from "../../modules/contacts/queries.sessions";
+import { sessionEnded, sessionEndedError } from "../../modules/contacts/sessions";
 import { findInboxById, findInboxByIdentifier } from "../../modules/inboxes/queries.public";
 import type { MessageScope } from "../../modules/messages/service";
 import type { AppEnv } from "../context";
@@ -59,6 +60,9 @@ export async function resolvePublicContact(
   if (!found || found.contact.accountId !== inbox.accountId) {
     throw new ApiError("not_found");
   }
+  if (sessionEnded(inbox, found.contact, found.contactInbox)) {
+    throw sessionEndedError();
+  }
   return { kind: "contact", contact: found.contact, contactInbox: found.contactInbox };
 }
 
@@ -79,6 +83,9 @@ export async function resolvePubsubContact(
     throw new ApiError("unauthorized", "Invalid pubsub_token");
   }
   const found = await resolvePublicInbox(db, inbox.inboxIdentifier);
+  if (sessionEnded(found.inbox, session.contact, session.contactInbox)) {
+    throw sessionEndedError();
+  }
   const actor: ContactActor = {
     kind: "contact",
     contact: session.contact,

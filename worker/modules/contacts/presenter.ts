@@ -9,7 +9,6 @@ import type {
   ContactSchema,
   ConversationContactSchema,
 } from "./schema";
-import type { PublicContact, PublicContactSession } from "./schema.public";
 
 type ContactJson = z.infer<typeof ContactSchema>;
 type ContactInboxJson = z.infer<typeof ContactInboxSchema>;
@@ -118,44 +117,6 @@ export const presentContactPage = (
 ): z.infer<typeof ContactPageSchema> => ({
   meta: { count: page.total, current_page: page.currentPage },
   payload: presentContacts(page.rows, page.inboxes, origin),
-});
-
-const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-
-/** The public API's full contact (Chatwoot renders the raw model: ISO 8601 timestamps). */
-export function presentPublicContact(row: ContactRow, labels: readonly string[]): PublicContact {
-  return {
-    id: row.id,
-    account_id: row.accountId,
-    company_id: null,
-    name: row.name,
-    email: row.email,
-    phone_number: row.phoneNumber,
-    identifier: row.identifier,
-    contact_type: row.contactType,
-    country_code: row.countryCode,
-    last_activity_at: row.lastActivityAt === null ? null : iso(row.lastActivityAt),
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
-    last_name: row.lastName,
-    middle_name: row.middleName,
-    location: row.location,
-    blocked: row.blocked,
-    additional_attributes: row.additionalAttributes,
-    custom_attributes: row.customAttributes,
-    label_list: [...labels],
-  };
-}
-
-/** The contact to its own session: plus source_id and pubsub_token. */
-export const presentPublicContactSession = (
-  row: ContactRow,
-  labels: readonly string[],
-  session: { sourceId: string; pubsubToken: string },
-): PublicContactSession => ({
-  ...presentPublicContact(row, labels),
-  source_id: session.sourceId,
-  pubsub_token: session.pubsubToken,
 });
 
 /** The webhook variant (Chatwoot's contact `webhook_data`). */

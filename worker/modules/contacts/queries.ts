@@ -235,37 +235,3 @@ export async function replaceContactLabels(db: Db, contactId: number, titles: st
     ...inserts,
   ]);
 }
-
-// --- public API -----------------------------------------------------------------------------
-
-/** A public-API session: the contact_inbox of `sourceId` in the inbox, and its contact. */
-export const findContactSession = (db: Db, inboxId: number, sourceId: string) =>
-  db
-    .select({ contact: contacts, contactInbox: contactInboxes })
-    .from(contactInboxes)
-    .innerJoin(contacts, eq(contacts.id, contactInboxes.contactId))
-    .where(and(eq(contactInboxes.inboxId, inboxId), eq(contactInboxes.sourceId, sourceId)))
-    .get();
-
-/** A contact session by its pubsub_token (the live socket's alternative credential). */
-export const findContactSessionByPubsubToken = (db: Db, pubsubToken: string) =>
-  db
-    .select({ contact: contacts, contactInbox: contactInboxes })
-    .from(contactInboxes)
-    .innerJoin(contacts, eq(contacts.id, contactInboxes.contactId))
-    .where(eq(contactInboxes.pubsubToken, pubsubToken))
-    .get();
-
-export const findContactByIdentifier = (db: Db, accountId: number, identifier: string) =>
-  db
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.accountId, accountId), eq(contacts.identifier, identifier)))
-    .get();
-
-export const markHmacVerified = (db: Db, contactInboxId: number, at: number) =>
-  db
-    .update(contactInboxes)
-    .set({ hmacVerified: true, updatedAt: at })
-    .where(eq(contactInboxes.id, contactInboxId))
-    .returning();

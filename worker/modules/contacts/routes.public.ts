@@ -5,7 +5,7 @@ import { rateLimitResponses } from "../../http/middleware/rate-limit";
 import { createRouter } from "../../http/router";
 import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { InboxPublicParams } from "../inboxes/schema.public";
-import { presentPublicContactSession } from "./presenter";
+import { presentPublicContactSession } from "./presenter.public";
 import {
   ContactPublicParams,
   PublicContactInputSchema,

@@ -33,7 +33,7 @@ const ONE = `${BASE}/{conversation_id}`;
 const viewOf = (c: Context<PublicContactEnv>) => ({ db: c.var.deps.db, origin: c.var.deps.origin });
 
 const presentOne = (c: Context<PublicContactEnv>, row: ConversationRow) =>
-  presentPublicOne(viewOf(c), row, c.var.contact);
+  presentPublicOne(viewOf(c), row, c.var);
 
 const formBody = { schema: PublicConversationCreateFormSchema };
 
@@ -139,7 +139,7 @@ export const conversationPublicRoutes = createRouter<PublicContactEnv>()
   })
   .openapi(list, async (c) => {
     const rows = await listOwnConversations(contactScopeOf(c));
-    return c.json(await presentPublicConversations(viewOf(c), rows, c.var.contact), 200);
+    return c.json(await presentPublicConversations(viewOf(c), rows, c.var), 200);
   })
   .openapi(show, async (c) => {
     const row = await loadOwnConversation(contactScopeOf(c), c.req.valid("param").conversation_id);

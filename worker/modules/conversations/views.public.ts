@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
-import type { ContactRow, ConversationRow, MessageRow } from "../../db/schema";
-import { presentPublicContact } from "../contacts/presenter";
+import type { ContactInboxRow, ContactRow, ConversationRow, MessageRow } from "../../db/schema";
+import { presentContactForSession } from "../contacts/presenter.public";
 import { contactLabelTitles } from "../contacts/queries";
 import { presentPublicMessage } from "../messages/presenter";
 import type { PublicMessage } from "../messages/schema";
@@ -35,12 +35,16 @@ export async function presentPublicMessages(
   });
 }
 
+/** The contact session a public view is for: its contact is shown as that session sees it. */
+export type ViewingSession = { contact: ContactRow; contactInbox: ContactInboxRow };
+
 /** Public conversations of one contact, each with its latest non-private messages. */
 export async function presentPublicConversations(
   view: PublicView,
   rows: ConversationRow[],
-  contactRow: ContactRow,
+  session: ViewingSession,
 ): Promise<PublicConversation[]> {
+  const contactRow = session.contact;
   const [latest, labels] = await Promise.all([
     latestPublicMessages(
       view.db,
@@ -49,7 +53,7 @@ export async function presentPublicConversations(
     ),
     contactLabelTitles(view.db, contactRow.id),
   ]);
-  const contact = presentPublicContact(contactRow, labels);
+  const contact = presentContactForSession(contactRow, labels, session.contactInbox);
   const displayIds = new Map(rows.map((r) => [r.id, r.displayId]));
   const presented = await presentPublicMessages(view, latest, displayIds);
   const byConversation = new Map<number, PublicMessage[]>();
@@ -66,9 +70,9 @@ export async function presentPublicConversations(
 export async function presentPublicOne(
   view: PublicView,
   row: ConversationRow,
-  contact: ContactRow,
+  session: ViewingSession,
 ): Promise<PublicConversation> {
-  const [one] = await presentPublicConversations(view, [row], contact);
+  const [one] = await presentPublicConversations(view, [row], session);
   if (!one) {
     throw new Error("conversation not presented");
   }

@@ -83,6 +83,17 @@ export function presentMessage(
   };
 }
 
+/**
+ * A contact sender as visitors see it: which contact and nothing personal. The one contact of a
+ * conversation is the visitor itself, whose client has its profile from its contact session;
+ * and a session that joined its contact by an unverified identifier must not read the
+ * contact's name, email or attributes here (docs/public-api.md).
+ */
+const visitorFacingSender = (sender: Sender | null): Sender | null =>
+  sender?.type === "contact"
+    ? { id: sender.id, name: "", type: "contact", avatar_url: "", thumbnail: "" }
+    : sender;
+
 /** The public API's message (spec "Public message"): no private notes reach this far. */
 export function presentPublicMessage(
   row: MessageRow,
@@ -101,7 +112,7 @@ export function presentPublicMessage(
     status: row.status,
     echo_id: row.echoId,
     attachments: extras.attachments.map((a) => presentAttachment(a, extras.origin)),
-    sender: extras.sender,
+    sender: visitorFacingSender(extras.sender),
   };
 }
 

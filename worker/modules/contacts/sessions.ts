@@ -1,0 +1,59 @@
+import type { ContactInboxRow, ContactRow, InboxRow } from "../../db/schema";
+import { ApiError } from "../../lib/errors";
+import { hmacSha256Hex, timingSafeEqual } from "../../lib/hmac";
+
+/**
+ * The rules of a public-API session (a contact_inbox held by a visitor) beyond its existence;
+ * docs/public-api.md "Identity verification".
+ */
+
+/**
+ * A session that joined an existing contact by an identifier it has not verified: until it
+ * verifies, the contact's personal fields are not its to read or change.
+ */
+export const isRestrictedSession = (
+  s: Pick<ContactInboxRow, "joinedByIdentifier" | "hmacVerified">,
+) => s.joinedByIdentifier && !s.hmacVerified;
+
+/**
+ * With hmac_mandatory on, an identified contact answers only sessions that proved its
+ * identifier: an unverified session of a contact with an identifier (joined by it, created
+ * with it before the switch, or identified since) has ended. Anonymous visitors go on.
+ */
+export const sessionEnded = (
+  inbox: Pick<InboxRow, "hmacMandatory">,
+  contact: Pick<ContactRow, "identifier">,
+  session: Pick<ContactInboxRow, "hmacVerified">,
+) => inbox.hmacMandatory && !session.hmacVerified && contact.identifier !== null;
+
+export const sessionEndedError = () =>
+  new ApiError(
+    "unauthorized",
+    "This inbox requires identity verification: start a new session with identifier_hash",
+  );
+
+const hmacFailed = () =>
+  new ApiError("unauthorized", "HMAC failed: Invalid Identifier Hash Provided");
+
+/**
+ * Identity verification (Chatwoot parity): a supplied identifier_hash must be the hex
+ * HMAC-SHA256 of the identifier keyed with the inbox's hmac_token; with hmac_mandatory, an
+ * identifier must come with one. Returns whether the identifier is now verified.
+ */
+export async function verifyIdentity(
+  inbox: InboxRow,
+  identifier: string | null | undefined,
+  hash: string | null | undefined,
+): Promise<boolean> {
+  if (!hash) {
+    if (inbox.hmacMandatory && identifier) {
+      throw hmacFailed();
+    }
+    return false;
+  }
+  const expected = await hmacSha256Hex(inbox.hmacToken, identifier ?? "");
+  if (!timingSafeEqual(expected, hash.toLowerCase())) {
+    throw hmacFailed();
+  }
+  return true;
+}
