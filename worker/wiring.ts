@@ -1,7 +1,8 @@
 import { registerHandlers } from "./events/registry";
 import { automationListener, pruneAutomationRuns } from "./modules/automation-rules/listener";
 import { liveHandler } from "./modules/live/handler";
-import { socketAction } from "./modules/messages/socket-actions";
+import { revocationHandler } from "./modules/live/revocation";
+import { forgetSocketCallers, socketAction } from "./modules/messages/socket-actions";
 import { registerSocketActions } from "./modules/messages/socket-registry";
 import { reportingWrites } from "./modules/reports/derive";
 import { autoResolveDue, wakeSnoozed } from "./modules/schedule/service";
@@ -14,7 +15,7 @@ import { agentBotListener, webhookListener } from "./modules/webhooks/listeners"
  * Worker, its Durable Objects and its queue consumer all run with these handlers.
  */
 registerHandlers({
-  live: [liveHandler],
+  live: [liveHandler, revocationHandler],
   // In this order for every outbox event: automation may change what webhooks then carry.
   queued: [automationListener, webhookListener, agentBotListener],
   delivery: (id, ctx) => attemptDelivery(ctx, id),
@@ -30,4 +31,4 @@ registerHandlers({
 });
 
 // What a conversation's room does with a message or read receipt sent over its socket.
-registerSocketActions(socketAction);
+registerSocketActions(socketAction, forgetSocketCallers);

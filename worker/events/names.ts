@@ -17,6 +17,8 @@ export const EVENTS = {
   "conversation.read": { outbox: false },
   "assignee.changed": { outbox: false },
   "team.changed": { outbox: false },
+  /** Someone lost access (a token, a membership, a role, the account or inbox): sockets close. */
+  "access.revoked": { outbox: false },
 } as const satisfies Record<string, { outbox: boolean }>;
 
 export type EventName = keyof typeof EVENTS;

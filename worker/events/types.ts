@@ -40,6 +40,11 @@ export type EventData = {
   "conversation.read": { by: "contact" | "agent"; at: number };
   "assignee.changed": { previous_assignee_id: number | null };
   "team.changed": { previous_team_id: number | null };
+  /** From whom (null: everyone), in one inbox or (null) the whole account. */
+  "access.revoked": {
+    holders: { kind: "user" | "agent_bot"; id: number }[] | null;
+    inbox_id: number | null;
+  };
 };
 
 /** An id usable inside a batch: a number, or SQL naming a row an earlier statement wrote. */

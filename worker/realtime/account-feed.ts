@@ -1,19 +1,39 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../env";
-import { type ControlFrame, type Frame, frame } from "./protocol";
+import { createLogger } from "../lib/logger";
+import { type ControlFrame, type Frame, frame, type Ticketed } from "./protocol";
+import {
+  closeRevoked,
+  type Holder,
+  holderTag,
+  markRevoked,
+  type RevocableRoom,
+  type Revocation,
+  revokedSince,
+  SocketDirectory,
+} from "./revocation";
 
 /** Who listens: an agent (with the inboxes they may see; null = all) or an administrator. */
-export type FeedListener = { userId: number; name: string; inboxIds: number[] | null };
+export type FeedListener = { userId: number; name: string; inboxIds: number[] | null } & Ticketed;
 
 /** A frame for the agents who may see `inboxId` (the modules type the frame, see FeedFrame). */
 export type FeedEvent<F extends Frame = Frame> = { frame: F; inboxId: number };
 
+const listenerHolder = (listener: FeedListener): Holder => ({ kind: "user", id: listener.userId });
+
 /**
  * One per account: agents' live conversation list. Each socket only gets events of inboxes its
  * agent may see. There is no resume here: a reconnecting client refetches the list over HTTP.
+ * It is also the account's socket directory (realtime/revocation.ts): revoked access ends here.
  */
 export class AccountFeed extends DurableObject<Bindings> {
   private seq = 0;
+  private readonly directory: SocketDirectory;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    this.directory = new SocketDirectory(ctx.storage);
+  }
 
   async publish(event: FeedEvent): Promise<void> {
     const data = frame(event.frame, ++this.seq);
@@ -23,9 +43,57 @@ export class AccountFeed extends DurableObject<Bindings> {
         try {
           ws.send(data);
         } catch {
-          // dropped; its close arrives separately
+          // dropped (or closing: its access was revoked); its close arrives separately
         }
       }
+    }
+  }
+
+  /** Before a socket opens: its ticket, and (room sockets) the room that will hold it. */
+  async track(holder: Holder, room: string | null, inboxId: number | null): Promise<number> {
+    return this.directory.track(holder, room, inboxId);
+  }
+
+  /** A room's last socket of `holder` closed (unless a newer one is on its way there). */
+  async untrack(holder: Holder, room: string, ticket: number): Promise<void> {
+    this.directory.untrack(holder, room, ticket);
+  }
+
+  /**
+   * Access was taken away: this feed's sockets that depended on it close, and so do the rooms'
+   * sockets of those holders, before this resolves (the HTTP answer that revoked waits for it).
+   */
+  async revoke(r: Revocation): Promise<void> {
+    const at = this.directory.next();
+    const accountWide = r.holders === null && r.inboxId === null;
+    // A deleted inbox sends no more frames to anyone's feed; its rooms are closed below.
+    if (r.holders !== null || accountWide) {
+      markRevoked(this.ctx.storage.kv, r.holders, at);
+      const sockets = (r.holders ?? [null]).flatMap((h) =>
+        this.ctx.getWebSockets(h ? holderTag(h) : undefined),
+      );
+      closeRevoked(
+        sockets.filter((ws) => {
+          const listener = ws.deserializeAttachment() as FeedListener | null;
+          // Losing an inbox changes nothing for a listener who sees every inbox.
+          return r.inboxId === null || (listener?.inboxIds?.includes(r.inboxId) ?? false);
+        }),
+      );
+    }
+    const rooms = this.directory.take(r);
+    const results = await Promise.allSettled(
+      rooms.map((room) =>
+        (
+          this.env.ROOMS.get(this.env.ROOMS.idFromString(room)) as unknown as RevocableRoom
+        ).revokeSockets(r.holders, at),
+      ),
+    );
+    const failed = results.filter((x) => x.status === "rejected");
+    if (failed.length > 0) {
+      createLogger({ source: "feed" }).error("rooms not told of a revocation", {
+        rooms: failed.length,
+        error: (failed[0] as PromiseRejectedResult).reason,
+      });
     }
   }
 
@@ -37,16 +105,25 @@ export class AccountFeed extends DurableObject<Bindings> {
       return new Response("expected a WebSocket upgrade", { status: 426 });
     }
     const pair = new WebSocketPair();
-    this.ctx.acceptWebSocket(pair[1]);
+    this.ctx.acceptWebSocket(pair[1], [holderTag(listenerHolder(listener))]);
     pair[1].serializeAttachment(listener);
-    pair[1].send(frame<ControlFrame>({ event: "ready", data: { feed: "account" } }, this.seq));
+    if (revokedSince(this.ctx.storage.kv, listenerHolder(listener), listener.ticket)) {
+      // Authenticated before a revocation that reached here first.
+      closeRevoked([pair[1]]);
+    } else {
+      pair[1].send(frame<ControlFrame>({ event: "ready", data: { feed: "account" } }, this.seq));
+    }
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     // The feed only speaks; a ping is answered so clients can keep the line warm.
     if (message === "ping" || (typeof message === "string" && message.includes('"ping"'))) {
-      ws.send(frame<ControlFrame>({ event: "pong", data: {} }, this.seq));
+      try {
+        ws.send(frame<ControlFrame>({ event: "pong", data: {} }, this.seq));
+      } catch {
+        // closing: its access was revoked
+      }
     }
   }
 

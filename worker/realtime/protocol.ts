@@ -112,7 +112,14 @@ export type SocketIdentity = {
   origin?: string;
   /** A visitor's session in the inbox (its contact_inbox source_id). */
   source?: string;
-};
+} & Ticketed;
+
+/**
+ * An agent socket's place in its account's socket directory (realtime/revocation.ts): the
+ * ticket taken before its access was read, and the directory (the feed's id) to tell when the
+ * holder's last socket in a room has closed.
+ */
+export type Ticketed = { ticket?: number; directory?: string };
 
 export const frame = <F extends Frame>(f: F, seq: number): string =>
   JSON.stringify({

@@ -11,6 +11,15 @@ import {
   type RoomEvent,
   type SocketIdentity,
 } from "./protocol";
+import {
+  closeRevoked,
+  type Holder,
+  holderOf,
+  noteTicket,
+  releaseHolder,
+  revokedSince,
+  revokeInRoom,
+} from "./revocation";
 import { RoomLog } from "./room-log";
 import { RoomSockets } from "./room-sockets";
 import { ROOM_CONVERSATION_HEADER, type RoomConversation, recordTypingChange } from "./room-typing";
@@ -83,6 +92,16 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
     const raw = query.get("after");
     const after = raw === null ? Number.NaN : Number(raw);
     const pair = new WebSocketPair();
+    const holder = holderOf(identity);
+    if (holder && revokedSince(this.ctx.storage.kv, holder, identity.ticket)) {
+      // Authenticated before a revocation that reached this room first.
+      this.ctx.acceptWebSocket(pair[1]);
+      closeRevoked([pair[1]]);
+      return new Response(null, { status: 101, webSocket: pair[0] });
+    }
+    if (holder) {
+      noteTicket(this.ctx.storage.kv, holder, identity.ticket);
+    }
     this.sockets.accept(
       pair[1],
       identity,
@@ -98,10 +117,36 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
     this.sockets.closed(ws, code);
+    this.release(ws);
   }
 
   override async webSocketError(ws: WebSocket): Promise<void> {
     this.sockets.closed(ws, 1011);
+    this.release(ws);
+  }
+
+  /**
+   * Access was taken away (realtime/revocation.ts, called by the account's feed): the holders'
+   * sockets here close at once (null: every socket), and any of theirs still on its way in with
+   * an older ticket will be closed on arrival. Answers how many closed.
+   */
+  async revokeSockets(holders: Holder[] | null, at: number): Promise<number> {
+    const closed = revokeInRoom(this.ctx, holders, at);
+    this.sockets.refreshPresence();
+    this.revoked(holders);
+    return closed;
+  }
+
+  /** What the room's owner forgets about holders whose access was revoked (its caches). */
+  protected revoked(_holders: Holder[] | null): void {}
+
+  private release(ws: WebSocket): void {
+    const done = releaseHolder(this.ctx, this.env.FEEDS, ws)?.catch((error) =>
+      createLogger({ source: "room" }).error("socket directory not told", { error }),
+    );
+    if (done) {
+      this.ctx.waitUntil(done);
+    }
   }
 
   /**

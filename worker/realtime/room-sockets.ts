@@ -12,6 +12,7 @@ import {
   type SocketIdentity,
   TYPING_TTL_MS,
 } from "./protocol";
+import { holderOf, holderTag } from "./revocation";
 import { Fanout, sendAll, socketTags } from "./room-fanout";
 import type { RoomLog } from "./room-log";
 
@@ -49,7 +50,11 @@ export class RoomSockets {
   }
 
   accept(ws: WebSocket, identity: SocketIdentity, after: number | null, batch = false): void {
-    this.ctx.acceptWebSocket(ws, socketTags(identity.role, batch));
+    const holder = holderOf(identity);
+    this.ctx.acceptWebSocket(ws, [
+      ...socketTags(identity.role, batch),
+      ...(holder ? [holderTag(holder)] : []),
+    ]);
     ws.serializeAttachment({ ...identity, connectedAt: Date.now(), batch } satisfies Attachment);
     const seq = this.currentSeq();
     this.fanout.flush();
@@ -67,6 +72,9 @@ export class RoomSockets {
   }
 
   async receive(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (ws.readyState !== WebSocket.OPEN) {
+      return; // closing (its access was revoked): nothing it sends is heard
+    }
     const me = ws.deserializeAttachment() as Attachment | null;
     if (!me) {
       ws.close(1011, "unknown socket");
@@ -206,6 +214,11 @@ export class RoomSockets {
     for (const f of frames) {
       ws.send(f);
     }
+  }
+
+  /** Tells everyone who is here now (after sockets were closed from this side). */
+  refreshPresence(): void {
+    this.presence();
   }
 
   /** Who is here: agents online (by user) and whether the contact is connected. */

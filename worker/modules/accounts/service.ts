@@ -1,8 +1,10 @@
 import type { AccountRow } from "../../db/schema";
+import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { pickDefined } from "../../lib/patch";
 import { deleteBotTokensOfAccount } from "../agent-bots/queries";
+import { accessRevoked } from "../live/revocation";
 import { assertPermitted } from "../platform-apps/policy";
 import { permitLastInserted, revokeAll } from "../platform-apps/queries";
 import {
@@ -110,16 +112,26 @@ async function applyUpdate(
   current: AccountRow,
   values: Partial<NewAccount>,
 ): Promise<AccountRow> {
-  const [row] = await updateAccountRow(deps.db, current.id, { ...values, updatedAt: deps.now() });
-  return row ?? current;
+  // A suspended account's sockets, every one of them, close with the change.
+  const suspended = values.status === "suspended" && current.status !== "suspended";
+  const [rows] = (await commit(
+    deps,
+    [updateAccountRow(deps.db, current.id, { ...values, updatedAt: deps.now() })],
+    suspended ? [accessRevoked(current.id, null)] : [],
+  )) as [AccountRow[]];
+  return rows[0] ?? current;
 }
 
 /** Deletes the account with everything it owns; bot tokens are polymorphic, so they go explicitly. */
 export async function deleteAccount(deps: Deps, account: AccountRow): Promise<void> {
   const { db } = deps;
-  await db.batch([
-    deleteBotTokensOfAccount(db, account.id),
-    deleteAccountRow(db, account.id),
-    revokeAll(db, "Account", account.id),
-  ]);
+  await commit(
+    deps,
+    [
+      deleteBotTokensOfAccount(db, account.id),
+      deleteAccountRow(db, account.id),
+      revokeAll(db, "Account", account.id),
+    ],
+    [accessRevoked(account.id, null)],
+  );
 }

@@ -23,6 +23,16 @@ export async function botServesAccount(db: Db, bot: AgentBotRow, accountId: numb
   return link !== undefined;
 }
 
+/** The accounts whose inboxes the bot is attached to (where its sockets may be open). */
+export const accountIdsOfBotInboxes = async (db: Db, botId: number): Promise<number[]> =>
+  (
+    await db
+      .selectDistinct({ id: agentBotInboxes.accountId })
+      .from(agentBotInboxes)
+      .where(eq(agentBotInboxes.agentBotId, botId))
+      .all()
+  ).map((r) => r.id);
+
 /** Bot tokens are polymorphic rows, so account deletion removes them explicitly. */
 export const deleteBotTokensOfAccount = (db: Db, accountId: number) =>
   db

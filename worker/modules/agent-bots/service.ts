@@ -1,9 +1,11 @@
 import type { AgentBotRow } from "../../db/schema";
+import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { randomBase64, secureToken } from "../../lib/ids";
 import { deleteForOwner, insertTokenFor, upsertToken } from "../access-tokens/queries";
 import { findAccount } from "../accounts/queries";
+import { botRevokedEverywhere } from "../live/revocation";
 import { assertPermitted } from "../platform-apps/policy";
 import { isPermitted, permitLastInserted, revokeAll } from "../platform-apps/queries";
 import { checkReceiverUrl } from "../webhooks/service";
@@ -97,17 +99,27 @@ export async function updateBot(
 /** Deletes the bot; its inbox attachments cascade, its token and grants go explicitly. */
 export async function deleteBot(deps: Deps, bot: AgentBotRow): Promise<void> {
   const { db } = deps;
-  await db.batch([
-    deleteForOwner(db, "AgentBot", bot.id),
-    deleteBotRow(db, bot.id),
-    revokeAll(db, "AgentBot", bot.id),
-  ]);
+  // Read before the delete: the bot's inbox attachments go with it.
+  const revoked = await botRevokedEverywhere(db, bot);
+  await commit(
+    deps,
+    [
+      deleteForOwner(db, "AgentBot", bot.id),
+      deleteBotRow(db, bot.id),
+      revokeAll(db, "AgentBot", bot.id),
+    ],
+    revoked,
+  );
 }
 
-/** Issues a new access token; the old one stops working at once. */
+/** Issues a new access token; the old one and the sockets opened with it stop working at once. */
 export async function resetBotToken(deps: Deps, current: BotWithToken): Promise<BotWithToken> {
   const token = secureToken();
-  await upsertToken(deps.db, "AgentBot", current.bot.id, token, deps.now());
+  await commit(
+    deps,
+    [upsertToken(deps.db, "AgentBot", current.bot.id, token, deps.now())],
+    await botRevokedEverywhere(deps.db, current.bot),
+  );
   return { bot: current.bot, token };
 }
 

@@ -7,6 +7,7 @@ import { pickDefined } from "../../lib/patch";
 import { issueLink, LINK_TTL_SECONDS } from "../auth/links";
 import { joinAccountMail, newAgentMail } from "../auth/mail";
 import { sendMail } from "../auth/service";
+import { accessRevoked, revokedAfter, userHolder } from "../live/revocation";
 import { displayNameOf } from "../users/presenter";
 import {
   deleteInboxMembershipsInAccount,
@@ -172,6 +173,10 @@ export async function updateAgent(
     if (!updated) {
       throw invalidField("role", LAST_ADMIN);
     }
+    if (values.role !== undefined && values.role !== current.membership.role) {
+      // A new role is a new view (an administrator sees every inbox): sockets reopen with it.
+      revokedAfter(deps, [accessRevoked(accountId, [userHolder(userId)])]);
+    }
   }
   return loadAgent(deps, accountId, userId);
 }
@@ -188,4 +193,5 @@ export async function removeAgent(deps: Deps, accountId: number, userId: number)
   if (deleted.length === 0) {
     throw invalidField("id", LAST_ADMIN, `The agent ${LAST_ADMIN}`);
   }
+  revokedAfter(deps, [accessRevoked(accountId, [userHolder(userId)])]);
 }

@@ -1,8 +1,12 @@
 import type { UserRow } from "../../db/schema";
+import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { ApiError, invalidField } from "../../lib/errors";
+import { secureToken } from "../../lib/ids";
 import { bindingMailer, type Mail } from "../../lib/mail";
+import { upsertToken } from "../access-tokens/queries";
 import { findAccount } from "../accounts/queries";
+import { userRevokedEverywhere } from "../live/revocation";
 import { hashPassword, verifyPassword } from "../users/password";
 import { findUser, findUserByEmail, updateUser } from "../users/queries";
 import { findLink, issueLink, LINK_TTL_SECONDS, linkInvalid, useLink } from "./links";
@@ -66,15 +70,22 @@ export async function setPasswordWithLink(
   if (!user) {
     throw linkInvalid("reset_password_token");
   }
-  await deps.db.batch([
-    // A password chosen through a mailed link also confirms the address.
-    updateUser(deps.db, user.id, {
-      passwordHash: await hashPassword(password),
-      confirmed: true,
-      updatedAt: deps.now(),
-    }),
-    deleteUserLinks(deps.db, user.id, "set_password"),
-  ]);
+  await commit(
+    deps,
+    [
+      // A password chosen through a mailed link also confirms the address.
+      updateUser(deps.db, user.id, {
+        passwordHash: await hashPassword(password),
+        confirmed: true,
+        updatedAt: deps.now(),
+      }),
+      deleteUserLinks(deps.db, user.id, "set_password"),
+      // Whoever reset the password may be taking the account back: the old API token and the
+      // sockets opened with it end too.
+      upsertToken(deps.db, "User", user.id, secureToken(), deps.now()),
+    ],
+    await userRevokedEverywhere(deps.db, user.id),
+  );
   return user;
 }
 

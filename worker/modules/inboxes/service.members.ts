@@ -1,7 +1,9 @@
 import type { InboxRow } from "../../db/schema";
+import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { ApiError, invalidField } from "../../lib/errors";
 import { accountMemberIds } from "../agents/queries";
+import { accessRevoked, userHolder } from "../live/revocation";
 import {
   addInboxMembers,
   findInbox,
@@ -10,6 +12,10 @@ import {
   removeInboxMembers,
   runBatch,
 } from "./queries";
+
+/** Who leaves the inbox loses its conversations: their sockets there close with the change. */
+const leavingInbox = (inbox: InboxRow, userIds: number[]) =>
+  userIds.length === 0 ? [] : [accessRevoked(inbox.accountId, userIds.map(userHolder), inbox.id)];
 
 export async function loadInbox(deps: Deps, accountId: number, inboxId: number): Promise<InboxRow> {
   const inbox = await findInbox(deps.db, accountId, inboxId);
@@ -47,14 +53,15 @@ export async function replaceMembers(deps: Deps, inbox: InboxRow, userIds: numbe
   const ids = await accountUserIds(deps, inbox.accountId, userIds);
   const keep = new Set(ids);
   const leaving = (await inboxMemberIds(db, inbox.id)).filter((id) => !keep.has(id));
-  await runBatch(db, [
-    ...removeInboxMembers(db, inbox.id, leaving),
-    ...addInboxMembers(db, inbox.id, ids),
-  ]);
+  await commit(
+    deps,
+    [...removeInboxMembers(db, inbox.id, leaving), ...addInboxMembers(db, inbox.id, ids)],
+    leavingInbox(inbox, leaving),
+  );
   return listMembers(deps, inbox);
 }
 
 export async function removeMembers(deps: Deps, inbox: InboxRow, userIds: number[]) {
   const ids = await accountUserIds(deps, inbox.accountId, userIds);
-  await runBatch(deps.db, removeInboxMembers(deps.db, inbox.id, ids));
+  await commit(deps, removeInboxMembers(deps.db, inbox.id, ids), leavingInbox(inbox, ids));
 }

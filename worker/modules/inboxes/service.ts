@@ -1,9 +1,11 @@
 import type { AgentBotRow, InboxRow, WorkingHour } from "../../db/schema";
+import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
 import { findBot } from "../agent-bots/queries";
+import { accessRevoked, botHolder } from "../live/revocation";
 import { ensureCalendars } from "../reports/calendar";
 import { checkReceiverUrl } from "../webhooks/service";
 import { type InboxCaller, seesAllInboxes } from "./policy";
@@ -199,8 +201,13 @@ export async function updateInbox(
   return row ?? inbox;
 }
 
+/** Deletes the inbox; every socket of its conversations closes with it. */
 export async function deleteInbox(deps: Deps, inbox: InboxRow): Promise<void> {
-  await deleteInboxRow(deps.db, inbox.id);
+  await commit(
+    deps,
+    [deleteInboxRow(deps.db, inbox.id)],
+    [accessRevoked(inbox.accountId, null, inbox.id)],
+  );
 }
 
 export async function inboxBot(deps: Deps, inbox: InboxRow): Promise<AgentBotRow | null> {
@@ -214,13 +221,19 @@ export async function setInboxBot(
   botId: number | null,
 ): Promise<void> {
   const { db } = deps;
+  const previous = (await findInboxBot(db, inbox.id))?.bot;
+  // The bot that leaves the inbox loses its conversations: its sockets there close.
+  const leaving =
+    previous && previous.id !== botId
+      ? [accessRevoked(inbox.accountId, [botHolder(previous.id)], inbox.id)]
+      : [];
   if (botId === null) {
-    await detachBot(db, inbox.id);
+    await commit(deps, [detachBot(db, inbox.id)], leaving);
     return;
   }
   const bot = await findBot(db, botId);
   if (!bot || (bot.accountId !== null && bot.accountId !== inbox.accountId)) {
     throw new ApiError("not_found", "Agent bot could not be found");
   }
-  await attachBot(db, inbox.accountId, inbox.id, bot.id, deps.now());
+  await commit(deps, [attachBot(db, inbox.accountId, inbox.id, bot.id, deps.now())], leaving);
 }

@@ -2,13 +2,15 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { AccountEnv } from "../../http/context";
 import { errorResponses } from "../../http/errors";
 import { requireMember } from "../../http/middleware/require-role";
+import { readAccessToken } from "../../http/middleware/token";
 import { createRouter } from "../../http/router";
 import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { AccountParams, accountParams, IdParam } from "../../http/schemas/ids";
 import { scopeOf } from "../../http/scope";
 import { loadConversationFor } from "../conversations/access";
 import { setTyping } from "../conversations/service.typing";
-import { roomFor } from "../messages/room";
+import { roomFor, roomIdFor } from "../messages/room";
+import { holderOfActor, recheckCaller, ticketFor } from "./access";
 import { LiveQuery, TypingSchema, upgradeResponse, wantsBatch } from "./schema";
 import { agentIdentity, answerUpgrade, assertUpgrade, feedListener, forward } from "./service";
 import { feedFor } from "./stubs";
@@ -60,13 +62,22 @@ const typing = createRoute({
 export const liveAccountRoutes = createRouter<AccountEnv>()
   .openapi(room, async (c) => {
     assertUpgrade(c.req.raw);
-    const conversation = await loadConversationFor(
-      scopeOf(c),
-      c.req.valid("param").conversation_id,
-    );
-    const stub = roomFor(c.env, c.var.account.id, conversation.id);
+    const displayId = c.req.valid("param").conversation_id;
+    const accountId = c.var.account.id;
+    const found = await loadConversationFor(scopeOf(c), displayId);
+    // Tracked first, then its access read again (modules/live/access.ts), so a revocation
+    // made meanwhile reaches this socket.
+    const holder = holderOfActor(c.var.actor);
+    const roomId = roomIdFor(c.env, accountId, found.id).toString();
+    const ticket = await ticketFor(c.env, accountId, holder, {
+      id: roomId,
+      inboxId: found.inboxId,
+    });
+    const fresh = await recheckCaller(c.var.deps.db, readAccessToken(c) ?? "", accountId, holder);
+    const conversation = await loadConversationFor({ ...scopeOf(c), ...fresh }, displayId);
+    const stub = roomFor(c.env, accountId, conversation.id);
     const query = c.req.valid("query");
-    const me = agentIdentity(c.var.actor, c.var.deps.origin);
+    const me = { ...agentIdentity(fresh.actor, c.var.deps.origin), ...ticket };
     const res = await stub.fetch(
       forward(c.req.raw, me, { after: query.after, conversation, batch: wantsBatch(query) }),
     );
@@ -74,8 +85,15 @@ export const liveAccountRoutes = createRouter<AccountEnv>()
   })
   .openapi(feed, async (c) => {
     assertUpgrade(c.req.raw);
-    const listener = await feedListener(c.var.deps.db, c.var.account.id, c.var.actor, c.var.role);
-    const res = await feedFor(c.env, c.var.account.id).fetch(forward(c.req.raw, listener));
+    const accountId = c.var.account.id;
+    const holder = holderOfActor(c.var.actor);
+    const ticket = await ticketFor(c.env, accountId, holder, null);
+    const fresh = await recheckCaller(c.var.deps.db, readAccessToken(c) ?? "", accountId, holder);
+    const listener = {
+      ...(await feedListener(c.var.deps.db, accountId, fresh.actor, fresh.role)),
+      ...ticket,
+    };
+    const res = await feedFor(c.env, accountId).fetch(forward(c.req.raw, listener));
     return answerUpgrade(c.req.raw, res) as never;
   })
   .openapi(typing, async (c) => {

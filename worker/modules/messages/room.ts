@@ -1,6 +1,7 @@
 import type { AttachmentRow, MessageRow } from "../../db/schema";
 import type { Bindings } from "../../env";
 import type { ActionFrame, ActionReply, RoomEvent, SocketIdentity } from "../../realtime/protocol";
+import type { Holder } from "../../realtime/revocation";
 import { RoomBase } from "../../realtime/room-base";
 import { RoomRelay } from "../../realtime/room-relay";
 import type { RoomConversation } from "../../realtime/room-typing";
@@ -9,7 +10,7 @@ import { presentMessage, presentPublicMessage } from "./presenter";
 import type { NewMessage } from "./queries";
 import { RoomConversationCache } from "./room-conversation";
 import type { AppendResult, SocketRoom } from "./room-types";
-import { socketActions } from "./socket-registry";
+import { socketActions, socketCallerForget } from "./socket-registry";
 import { type UpdateRecorder, writeMessageUpdate } from "./write-update";
 import {
   type AppendRequest,
@@ -57,6 +58,15 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
   override async publish(event: RoomEvent<RoomFrame>): Promise<void> {
     this.conversation.drop();
     await super.publish(event);
+  }
+
+  /** Revoked access: the sockets are closed; what was cached about their callers goes too. */
+  protected override revoked(holders: Holder[] | null): void {
+    this.conversation.drop();
+    const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
+    if (conversation) {
+      socketCallerForget()(conversation, holders);
+    }
   }
 
   async appendMessage(req: AppendRequest): Promise<AppendResult> {
@@ -158,7 +168,8 @@ export type RoomStub = Pick<
 
 /** The one place room names are made: one room per conversation, keyed by account and id. */
 export function roomFor(env: Bindings, accountId: number, conversationId: number): RoomStub {
-  return env.ROOMS.get(
-    env.ROOMS.idFromName(`${accountId}:${conversationId}`),
-  ) as unknown as RoomStub;
+  return env.ROOMS.get(roomIdFor(env, accountId, conversationId)) as unknown as RoomStub;
 }
+
+export const roomIdFor = (env: Bindings, accountId: number, conversationId: number) =>
+  env.ROOMS.idFromName(`${accountId}:${conversationId}`);

@@ -8,6 +8,7 @@ import { createLogger } from "../../lib/logger";
 import { TtlCache } from "../../lib/ttl-cache";
 import { invalidInput } from "../../lib/zod-details";
 import type { ActionFrame, ActionReply, SocketIdentity } from "../../realtime/protocol";
+import type { Holder } from "../../realtime/revocation";
 import type { RoomConversation } from "../../realtime/room-typing";
 import { performerOf } from "../access-tokens/service";
 import { markSeen } from "../conversations/service.actions";
@@ -44,7 +45,7 @@ export async function socketAction(
 ): Promise<ActionReply> {
   const echoId = action.type === "message.create" ? action.echo_id : undefined;
   const log = createLogger({ source: "socket", conversation_id: ref.id });
-  const key = `${ref.accountId}:${ref.id}:${who.kind}:${who.id}:${who.source ?? ""}`;
+  const key = callerKey(ref, who.kind, who.id, who.source);
   try {
     const deps = createDeps(env, { origin: who.origin ?? "", log });
     const caller = await (action.type === "read"
@@ -87,6 +88,20 @@ export async function socketAction(
       event: "error",
       data: { code: "internal_error", message: "Internal server error", status: 500 },
     };
+  }
+}
+
+const callerKey = (ref: RoomConversation, kind: string, id: number, source = "") =>
+  `${ref.accountId}:${ref.id}:${kind}:${id}:${source}`;
+
+/** Revoked access (realtime/revocation.ts): the room's cached callers are read again. */
+export function forgetSocketCallers(ref: RoomConversation, holders: Holder[] | null): void {
+  if (holders === null) {
+    callers.clear();
+    return;
+  }
+  for (const h of holders) {
+    callers.set(callerKey(ref, h.kind, h.id), null);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Bindings } from "../../env";
 import type { ActionFrame, ActionReply, SocketIdentity } from "../../realtime/protocol";
+import type { Holder } from "../../realtime/revocation";
 import type { RoomConversation } from "../../realtime/room-typing";
 import type { SocketRoom } from "./room-types";
 
@@ -21,8 +22,14 @@ const unwired: SocketActionHandler = async () => ({
 // import the handler itself: the handler uses the message service, which uses the room.
 let handler: SocketActionHandler = unwired;
 
-export function registerSocketActions(h: SocketActionHandler): void {
+/** Forgets what the handler cached about holders whose access was revoked (null: everyone). */
+export type SocketCallerForget = (conversation: RoomConversation, holders: Holder[] | null) => void;
+let forget: SocketCallerForget = () => undefined;
+
+export function registerSocketActions(h: SocketActionHandler, f?: SocketCallerForget): void {
   handler = h;
+  forget = f ?? forget;
 }
 
 export const socketActions = (): SocketActionHandler => handler;
+export const socketCallerForget = (): SocketCallerForget => forget;

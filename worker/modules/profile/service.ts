@@ -1,9 +1,11 @@
 import type { UserRow } from "../../db/schema";
+import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { secureToken } from "../../lib/ids";
 import { upsertToken } from "../access-tokens/queries";
 import { assertCurrentPassword } from "../auth/service";
+import { userRevokedEverywhere } from "../live/revocation";
 import { hashPassword } from "../users/password";
 import { findUserByEmail, type NewUser, updateUser } from "../users/queries";
 import { emailTaken } from "../users/service";
@@ -52,7 +54,14 @@ export async function updateProfile(
   }
 }
 
-/** A new access token at once; the old one stops working (other isolates: within seconds). */
+/**
+ * A new access token at once; the old one stops working (other isolates: within seconds), and
+ * the sockets opened with it close before the answer leaves.
+ */
 export async function resetAccessToken(deps: Deps, user: UserRow): Promise<void> {
-  await upsertToken(deps.db, "User", user.id, secureToken(), deps.now());
+  await commit(
+    deps,
+    [upsertToken(deps.db, "User", user.id, secureToken(), deps.now())],
+    await userRevokedEverywhere(deps.db, user.id),
+  );
 }

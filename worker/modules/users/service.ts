@@ -1,4 +1,5 @@
 import type { AccountUserRow, UserRow } from "../../db/schema";
+import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
@@ -6,6 +7,7 @@ import { sha256Hex } from "../../lib/hmac";
 import { secureToken } from "../../lib/ids";
 import { deleteForOwner, findForOwner, insertTokenFor } from "../access-tokens/queries";
 import { findAccount } from "../accounts/queries";
+import { accessRevoked, revokedAfter, userHolder, userRevokedEverywhere } from "../live/revocation";
 import { assertPermitted } from "../platform-apps/policy";
 import { isPermitted, permitLastInserted, revokeAll } from "../platform-apps/queries";
 import { hashPassword } from "./password";
@@ -138,11 +140,15 @@ export async function updateUser(
 /** Deletes the user; memberships cascade, the polymorphic token and grants go explicitly. */
 export async function deleteUser(deps: Deps, user: UserRow): Promise<void> {
   const { db } = deps;
-  await db.batch([
-    deleteForOwner(db, "User", user.id),
-    deleteUserRow(db, user.id),
-    revokeAll(db, "User", user.id),
-  ]);
+  await commit(
+    deps,
+    [
+      deleteForOwner(db, "User", user.id),
+      deleteUserRow(db, user.id),
+      revokeAll(db, "User", user.id),
+    ],
+    await userRevokedEverywhere(db, user.id),
+  );
 }
 
 /** An account the platform app may manage, else 404. */
@@ -169,9 +175,14 @@ export async function upsertMember(
 ): Promise<AccountUserRow> {
   await findPermittedAccount(deps, platformAppId, accountId);
   await findPermittedUser(deps, platformAppId, input.user_id);
+  const before = await findMembership(deps.db, accountId, input.user_id);
   const [row] = await upsertAccountUser(deps.db, accountId, input.user_id, input.role, deps.now());
   if (!row) {
     throw new ApiError("internal_error");
+  }
+  if (before && before.role !== row.role) {
+    // A new role is a new view (an administrator sees every inbox): sockets reopen with it.
+    revokedAfter(deps, [accessRevoked(accountId, [userHolder(input.user_id)])]);
   }
   return row;
 }
@@ -189,9 +200,13 @@ export async function removeMember(
   if (!(await findMembership(db, accountId, userId))) {
     throw new ApiError("not_found");
   }
-  await db.batch([
-    deleteAccountUser(db, accountId, userId),
-    deleteInboxMembershipsInAccount(db, accountId, userId),
-    deleteTeamMembershipsInAccount(db, accountId, userId),
-  ]);
+  await commit(
+    deps,
+    [
+      deleteAccountUser(db, accountId, userId),
+      deleteInboxMembershipsInAccount(db, accountId, userId),
+      deleteTeamMembershipsInAccount(db, accountId, userId),
+    ],
+    [accessRevoked(accountId, [userHolder(userId)])],
+  );
 }
