@@ -1,4 +1,5 @@
 import { SELF } from "cloudflare:test";
+import { vi } from "vitest";
 import { unique } from "../support/factories";
 import { api } from "../support/http";
 
@@ -64,4 +65,39 @@ export async function makeArticle(
 export async function page(path: string, headers: Record<string, string> = {}) {
   const res = await SELF.fetch(`http://parley.test${path}`, { headers, redirect: "manual" });
   return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/**
+ * A fake DNS-over-HTTPS resolver (DNS is the outside world): the Worker's fetch of
+ * `https://<host>/dns-query?name=…&type=TXT` is answered from `txt` (name → values; a name
+ * without values is NXDOMAIN; an Error is a failed resolver), every other fetch goes out as
+ * usual. Lookups are recorded; `stop()` restores fetch.
+ */
+export function fakeDoh(txt: Map<string, string[] | Error>, host = "doh.test") {
+  const lookups: string[] = [];
+  const real = globalThis.fetch;
+  const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    if (url.hostname !== host) {
+      return real(input, init);
+    }
+    const name = url.searchParams.get("name") ?? "";
+    lookups.push(`${url.origin}${url.pathname} ${name} ${url.searchParams.get("type")}`);
+    const answer = txt.get(name) ?? [];
+    if (answer instanceof Error) {
+      return new Response("resolver down", { status: 502 });
+    }
+    // DoH JSON quotes each TXT string; a long value comes as several strings.
+    const data = (value: string) =>
+      value.length > 20 ? `"${value.slice(0, 20)}" "${value.slice(20)}"` : `"${value}"`;
+    return Response.json(
+      {
+        Status: answer.length === 0 ? 3 : 0,
+        Answer: answer.map((value) => ({ name, type: 16, TTL: 60, data: data(value) })),
+      },
+      { headers: { "content-type": "application/dns-json" } },
+    );
+  });
+  return { lookups, stop: () => spy.mockRestore() };
 }

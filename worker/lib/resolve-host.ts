@@ -5,8 +5,7 @@ import { addressProblem, isIpLiteral, isLoopbackName } from "./public-url";
 export const DOH_ENDPOINT = "https://cloudflare-dns.com/dns-query";
 
 const DOH_TIMEOUT_MS = 5_000;
-const A = 1;
-const AAAA = 28;
+const RECORD_TYPES = { A: 1, AAAA: 28, TXT: 16 } as const;
 
 /**
  * What resolving a receiver's host said: every address public (`ok`), one of them not
@@ -20,8 +19,19 @@ export type HostCheck =
 
 type DohAnswer = { Status?: number; Answer?: { type?: number; data?: string }[] };
 
-async function lookup(outbound: Outbound, name: string, type: "A" | "AAAA"): Promise<string[]> {
-  const url = `${DOH_ENDPOINT}?name=${encodeURIComponent(name)}&type=${type}`;
+/**
+ * One DNS-over-HTTPS JSON query (`endpoint`, Cloudflare's unless told): the answer records of
+ * `type`, none for NXDOMAIN; throws when the resolver fails, times out or answers an error.
+ */
+async function dohQuery(
+  outbound: Outbound,
+  name: string,
+  type: "A" | "AAAA" | "TXT",
+  endpoint = DOH_ENDPOINT,
+): Promise<string[]> {
+  const url = new URL(endpoint);
+  url.searchParams.set("name", name);
+  url.searchParams.set("type", type);
   const res = await outbound(
     new Request(url, {
       headers: { accept: "application/dns-json" },
@@ -33,13 +43,32 @@ async function lookup(outbound: Outbound, name: string, type: "A" | "AAAA"): Pro
     throw new Error(`resolver answered HTTP ${res.status}`);
   }
   const json = (await res.json()) as DohAnswer;
-  // 0 NOERROR, 3 NXDOMAIN (no addresses); anything else (SERVFAIL, REFUSED…) says nothing.
+  // 0 NOERROR, 3 NXDOMAIN (no records); anything else (SERVFAIL, REFUSED…) says nothing.
   if (json.Status !== 0 && json.Status !== 3) {
     throw new Error(`resolver answered DNS status ${String(json.Status)}`);
   }
+  const code = RECORD_TYPES[type];
   return (json.Answer ?? [])
-    .filter((r) => (r.type === A || r.type === AAAA) && typeof r.data === "string")
+    .filter((r) => r.type === code && typeof r.data === "string")
     .map((r) => r.data as string);
+}
+
+/**
+ * The TXT records of `name`, each as its text: a record's quoted character-strings (as DoH JSON
+ * writes them, `"abc" "def"` for a long one) are joined, unquoted data is taken as it is.
+ */
+export async function lookupTxt(
+  outbound: Outbound,
+  name: string,
+  endpoint?: string,
+): Promise<string[]> {
+  const records = await dohQuery(outbound, name, "TXT", endpoint || DOH_ENDPOINT);
+  return records.map((data) => {
+    const parts = [...data.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) =>
+      (m[1] ?? "").replace(/\\(.)/g, "$1"),
+    );
+    return parts.length > 0 ? parts.join("") : data.trim();
+  });
 }
 
 /**
@@ -63,8 +92,8 @@ export async function checkResolvedHost(
   let addresses: string[];
   try {
     const [v4, v6] = await Promise.all([
-      lookup(outbound, name, "A"),
-      lookup(outbound, name, "AAAA"),
+      dohQuery(outbound, name, "A"),
+      dohQuery(outbound, name, "AAAA"),
     ]);
     addresses = [...v4, ...v6];
   } catch (err) {

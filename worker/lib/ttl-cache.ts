@@ -33,6 +33,10 @@ export class TtlCache<V> {
     this.entries.set(key, { value, until: now + this.ttlMs });
   }
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

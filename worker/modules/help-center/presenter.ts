@@ -11,6 +11,7 @@ import { fileUrl } from "../files/storage";
 import type { ArticleJson } from "./schema.articles";
 import type { CategoryJson } from "./schema.categories";
 import type { PortalJson } from "./schema.portals";
+import { challengeName } from "./service.domains";
 
 /** What a portal's record counts, gathered by the service in two grouped reads. */
 export type PortalStats = {
@@ -27,9 +28,9 @@ export const emptyStats = (): PortalStats => ({
   categories: 0,
 });
 
-/** Where visitors read a portal: its own domain when it has one. */
+/** Where visitors read a portal: its own domain once verified (a pending one is not served). */
 export const portalBaseUrl = (portal: PortalRow, origin: string) =>
-  portal.customDomain
+  portal.customDomain && portal.domainVerifiedAt !== null
     ? `https://${portal.customDomain}`
     : `${origin}/hc/${encodeURIComponent(portal.slug)}`;
 
@@ -50,6 +51,16 @@ export function presentPortal(
     archived: row.archived,
     color: row.color,
     custom_domain: row.customDomain,
+    custom_domain_verification:
+      row.customDomain && row.domainToken
+        ? {
+            status: row.domainVerifiedAt === null ? "pending" : "verified",
+            record_type: "TXT",
+            record_name: challengeName(row.customDomain),
+            record_value: row.domainToken,
+            verified_at: row.domainVerifiedAt,
+          }
+        : null,
     header_text: row.headerText,
     homepage_link: row.homepageLink,
     page_title: row.pageTitle,

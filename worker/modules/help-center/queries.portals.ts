@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { helpArticles, helpCategories, inboxes, portals } from "../../db/schema";
 import { startsWithDash } from "./queries.slugs";
@@ -19,12 +19,15 @@ export const findPortalBySlug = (db: Db, accountId: number, slug: string) =>
 export const findPublicPortal = (db: Db, slug: string) =>
   db.select().from(portals).where(eq(portals.slug, slug)).get();
 
-/** Live portals served under /hc on the service's host (no custom domain), for its robots.txt. */
+/**
+ * Live portals served under /hc on the service's host (no verified custom domain: a pending
+ * claim is still read there), for its robots.txt.
+ */
 export const livePortalSlugs = (db: Db, limit: number) =>
   db
     .select({ slug: portals.slug })
     .from(portals)
-    .where(and(eq(portals.archived, false), isNull(portals.customDomain)))
+    .where(and(eq(portals.archived, false), isNull(portals.domainVerifiedAt)))
     .orderBy(asc(portals.id))
     .limit(limit)
     .all();
@@ -32,8 +35,13 @@ export const livePortalSlugs = (db: Db, limit: number) =>
 export const findPortalById = (db: Db, id: number) =>
   db.select().from(portals).where(eq(portals.id, id)).get();
 
+/** The portal that holds `domain` verified (at most one: portals_verified_domain_unique). */
 export const findPortalByDomain = (db: Db, domain: string) =>
-  db.select().from(portals).where(eq(portals.customDomain, domain)).get();
+  db
+    .select()
+    .from(portals)
+    .where(and(eq(portals.customDomain, domain), isNotNull(portals.domainVerifiedAt)))
+    .get();
 
 /** Portal slugs (of any account) equal to `base` or `base-…`, for picking a free one. */
 export async function portalSlugsLike(db: Db, base: string) {
@@ -52,12 +60,36 @@ export const portalWithSlug = (db: Db, slug: string, exceptId: number) =>
     .where(and(eq(portals.slug, slug), ne(portals.id, exceptId)))
     .get();
 
-export const portalWithDomain = (db: Db, domain: string, exceptId: number) =>
-  db
-    .select({ id: portals.id })
-    .from(portals)
-    .where(and(eq(portals.customDomain, domain), ne(portals.id, exceptId)))
-    .get();
+/**
+ * One batch: whoever held `domain` verified goes back to pending (first, so the unique index
+ * holds), then the portal holds it verified, if it still claims it. Both purge cached pages.
+ */
+export const verifyDomainStatements = (db: Db, portalId: number, domain: string, now: number) =>
+  [
+    db
+      .update(portals)
+      .set({
+        domainVerifiedAt: null,
+        contentVersion: sql`${portals.contentVersion} + 1`,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(portals.customDomain, domain),
+          isNotNull(portals.domainVerifiedAt),
+          ne(portals.id, portalId),
+        ),
+      )
+      .returning({ id: portals.id }),
+    db
+      .update(portals)
+      .set({
+        domainVerifiedAt: now,
+        contentVersion: sql`${portals.contentVersion} + 1`,
+        updatedAt: now,
+      })
+      .where(and(eq(portals.id, portalId), eq(portals.customDomain, domain))),
+  ] as const;
 
 export const insertPortal = (db: Db, values: NewPortal) =>
   db.insert(portals).values(values).returning();

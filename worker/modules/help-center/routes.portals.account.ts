@@ -16,6 +16,7 @@ import {
   PortalListSchema,
   PortalUpdateSchema,
 } from "./schema.portals";
+import { verifyPortalDomain } from "./service.domains";
 import {
   createPortal,
   deletePortal,
@@ -94,6 +95,25 @@ const remove = createRoute({
   responses: { 200: jsonContent(DeletedSchema, "Deleted"), ...errorResponses },
 });
 
+// Parley's own (Chatwoot has no domain verification).
+const verifyDomain = createRoute({
+  method: "post",
+  path: "/portals/{portal_slug}/custom_domain/verify",
+  tags,
+  summary: "Verify the portal's custom domain by its DNS TXT record (administrators)",
+  description:
+    "Looks for `custom_domain_verification.record_value` in the TXT records at `record_name` " +
+    "(`_parley-challenge.<domain>`, over DNS-over-HTTPS). Found: the domain is verified and " +
+    "serves the portal; a portal of any account that held it verified goes back to pending. " +
+    "Not found, or the resolver did not answer: 422 and nothing changes.",
+  middleware: [requireAdmin] as const,
+  request: { params: PortalParams },
+  responses: {
+    200: jsonContent(PortalEnvelopeSchema, "The portal, its domain verified"),
+    ...errorResponses,
+  },
+});
+
 const LogoForm = z.object({
   logo: z
     .instanceof(File)
@@ -159,6 +179,15 @@ export const portalAccountRoutes = createRouter<AccountEnv>()
     const portal = await loadPortal(c.var.deps, c.var.account.id, c.req.valid("param").portal_slug);
     await deletePortal(c.var.deps, portal);
     return c.json({} as z.infer<typeof DeletedSchema>, 200);
+  })
+  .openapi(verifyDomain, async (c) => {
+    const current = await loadPortal(
+      c.var.deps,
+      c.var.account.id,
+      c.req.valid("param").portal_slug,
+    );
+    const portal = await verifyPortalDomain(c.var.deps, current);
+    return c.json(await envelope(c, portal), 200);
   })
   .openapi(uploadLogo, async (c) => {
     const current = await loadPortal(

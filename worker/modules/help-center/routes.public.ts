@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { PortalRow } from "../../db/schema";
 import type { AppEnv } from "../../http/context";
 import { createRouter } from "../../http/router";
-import { TtlCache } from "../../lib/ttl-cache";
+import { mailBaseUrl } from "../../lib/public-url";
 import { CLIENT_CACHE_CONTROL, cacheKey, EDGE_TTL, etagFor, notModified } from "./cache";
 import { portalBaseUrl } from "./presenter";
 import {
@@ -11,6 +11,7 @@ import {
   findPublicPortal,
   livePortalSlugs,
 } from "./queries.portals";
+import { domainHosts as domains } from "./service.domains";
 import { publicNotFound, renderPublic, siteFor } from "./service.public";
 import { countView } from "./views";
 
@@ -148,14 +149,13 @@ export const helpCenterPublicRoutes = createRouter<AppEnv>()
   .get("/hc/:portal_slug", servePath)
   .get("/hc/:portal_slug/*", servePath);
 
-// Host -> portal id, remembered briefly: custom domains change rarely, and a miss is the
-// common case for every other host. The portal row itself is always read fresh (its content
-// version decides what is cached). Only paths outside the API families ever ask.
-const domains = new TtlCache<number | null>(30_000, 500);
-
+/**
+ * The portal whose verified custom domain is the request's Host, if any. The service's own
+ * host (PUBLIC_URL's) is never a portal's, whatever the table says.
+ */
 export async function portalForHost(c: Context<AppEnv>): Promise<PortalRow | undefined> {
   const host = (c.req.header("host") ?? "").toLowerCase().replace(/:\d+$/, "");
-  if (!host.includes(".") || /^[\d.]+$/.test(host)) {
+  if (!host.includes(".") || /^[\d.]+$/.test(host) || host === serviceHost(c.env.PUBLIC_URL)) {
     return undefined;
   }
   const known = domains.get(host);
@@ -164,10 +164,18 @@ export async function portalForHost(c: Context<AppEnv>): Promise<PortalRow | und
   }
   if (known !== undefined) {
     const portal = await findPortalById(c.var.deps.db, known);
-    // A portal that has since left the domain is not served on it.
-    return portal?.customDomain === host ? portal : undefined;
+    // Still that portal's and verified: served. Otherwise the domain moved (a takeover, a
+    // change): look again rather than trust the remembered answer.
+    if (portal?.customDomain === host && portal.domainVerifiedAt !== null) {
+      return portal;
+    }
   }
   const portal = await findPortalByDomain(c.var.deps.db, host);
   domains.set(host, portal?.id ?? null);
   return portal;
 }
+
+const serviceHost = (publicUrl: string | undefined) => {
+  const base = mailBaseUrl(publicUrl);
+  return base ? new URL(base).hostname : null;
+};

@@ -44,6 +44,22 @@ export const PortalLogoSchema = z
   })
   .openapi("PortalLogo");
 
+export const DomainVerificationSchema = z
+  .object({
+    status: z.enum(["pending", "verified"]).openapi({
+      description: "Only a verified domain serves the portal",
+    }),
+    record_type: z.literal("TXT"),
+    record_name: z.string().openapi({ example: "_parley-challenge.help.acme.example" }),
+    record_value: z.string().openapi({ description: "The token to publish as the TXT record" }),
+    verified_at: z.number().int().nullable(),
+  })
+  .openapi("PortalDomainVerification", {
+    description:
+      "How to prove the custom domain: publish `record_value` as a TXT record at `record_name`, " +
+      "then `POST …/portals/{portal_slug}/custom_domain/verify`.",
+  });
+
 export const PortalSchema = z
   .object({
     id: z.number().int(),
@@ -53,6 +69,9 @@ export const PortalSchema = z
     archived: z.boolean(),
     color: z.string().nullable(),
     custom_domain: z.string().nullable(),
+    custom_domain_verification: DomainVerificationSchema.nullable().openapi({
+      description: "Null without a custom domain",
+    }),
     header_text: z.string().nullable(),
     homepage_link: z.string().nullable(),
     page_title: z.string().nullable(),
@@ -114,7 +133,12 @@ const portalFields = {
   custom_domain: hostname
     .nullable()
     .optional()
-    .or(z.literal("").transform(() => null)),
+    .or(z.literal("").transform(() => null))
+    .openapi({
+      description:
+        "A claim, served only once verified (`POST …/custom_domain/verify`); a new domain gets a " +
+        "new token. Never the service's own host, a loopback name, *.workers.dev or RESERVED_DOMAINS.",
+    }),
   header_text: optionalText(255),
   homepage_link: httpUrl
     .nullable()

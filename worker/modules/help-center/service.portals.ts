@@ -14,11 +14,11 @@ import {
   insertPortal,
   type NewPortal,
   portalSlugsLike,
-  portalWithDomain,
   portalWithSlug,
   updatePortal as updatePortalRow,
 } from "./queries.portals";
 import type { PortalCreate, PortalJson, PortalUpdate } from "./schema.portals";
+import { domainClaim } from "./service.domains";
 import { firstFreeSlug, slugify } from "./slug";
 
 export async function loadPortal(deps: Deps, accountId: number, slug: string): Promise<PortalRow> {
@@ -121,10 +121,8 @@ async function portalValues(
     values.slug = firstFreeSlug(base, await portalSlugsLike(deps.db, base));
   }
   if (input.custom_domain !== undefined) {
-    if (input.custom_domain && (await portalWithDomain(deps.db, input.custom_domain, exceptId))) {
-      throw taken("custom_domain");
-    }
-    values.customDomain = input.custom_domain;
+    // A claim, not a reservation: another account's pending claim never blocks it.
+    Object.assign(values, domainClaim(deps, current, input.custom_domain));
   }
   if (input.color !== undefined) {
     values.color = input.color;
@@ -164,11 +162,10 @@ async function portalValues(
   return values;
 }
 
-/** Unique indexes back the checks above: a race still ends in a 422, never a 500. */
+/** The unique index backs the slug check above: a race still ends in a 422, never a 500. */
 function raceToField(err: unknown): never {
   if (isUniqueViolation(err)) {
-    const text = String((err as { cause?: unknown }).cause ?? err);
-    throw taken(text.includes("custom_domain") ? "custom_domain" : "slug");
+    throw taken("slug");
   }
   throw err;
 }
