@@ -2,6 +2,7 @@
 const suites = {
   "api-scale": () => import("./api-scale.mjs"),
   bundle: () => import("./bundle.mjs"),
+  dashboard: () => import("./dashboard.mjs"),
   helpcenter: () => import("./helpcenter.mjs"),
   realtime: () => import("./realtime.mjs"),
   reports: () => import("./reports.mjs"),

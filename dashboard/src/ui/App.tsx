@@ -23,13 +23,14 @@ function TopBar({ r }: { r: AccountRoute }) {
   const admin = account?.role === "administrator";
   return (
     <header class="topbar">
-      <a
-        class="brand"
-        href={`/app${conversationPath(r.accountId, null)}`}
-        onClick={link(conversationPath(r.accountId, null))}
-      >
-        Parley
-      </a>
+      <h1 class="brand">
+        <a
+          href={`/app${conversationPath(r.accountId, null)}`}
+          onClick={link(conversationPath(r.accountId, null))}
+        >
+          Parley
+        </a>
+      </h1>
       {me.accounts.length > 1 ? (
         <select
           aria-label="Account"

@@ -5,6 +5,9 @@ import type { Contact, Conversation } from "../lib/types";
 import { conversationPath } from "../state/route";
 import { link } from "./SignIn";
 
+/** A contact attribute the account defined (values of others are refused by the API). */
+type Definition = { attribute_key: string; attribute_display_name: string };
+
 const show = (v: unknown) =>
   v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
 
@@ -13,6 +16,7 @@ export function ContactPanel({ accountId, c }: { accountId: number; c: Conversat
   const id = c.meta.sender?.id;
   const [contact, setContact] = useState<Contact | null>(null);
   const [others, setOthers] = useState<Conversation[]>([]);
+  const [defs, setDefs] = useState<Definition[]>([]);
   const [error, setError] = useState("");
   useEffect(() => {
     if (!id) {
@@ -22,6 +26,11 @@ export function ContactPanel({ accountId, c }: { accountId: number; c: Conversat
     setContact(null);
     request<{ payload: Contact }>(acct(accountId, `/contacts/${id}`))
       .then((b) => live && setContact(b.payload ?? (b as unknown as Contact)))
+      .catch(() => undefined);
+    request<Definition[]>(
+      acct(accountId, "/custom_attribute_definitions?attribute_model=contact_attribute"),
+    )
+      .then((d) => live && setDefs(Array.isArray(d) ? d : []))
       .catch(() => undefined);
     request<{ payload: Conversation[] }>(acct(accountId, `/contacts/${id}/conversations`))
       .then((b) => live && setOthers(b.payload.filter((o) => o.id !== c.id)))
@@ -40,7 +49,7 @@ export function ContactPanel({ accountId, c }: { accountId: number; c: Conversat
   const save = async (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
-    const key = String(form.get("key")).trim();
+    const key = String(form.get("key") ?? "");
     if (!key) {
       return;
     }
@@ -68,22 +77,28 @@ export function ContactPanel({ accountId, c }: { accountId: number; c: Conversat
         <dd>{location.length ? location.map(show).join(", ") : "—"}</dd>
         {Object.entries(contact.custom_attributes ?? {}).map(([k, v]) => (
           <>
-            <dt>{k}</dt>
+            <dt>{defs.find((d) => d.attribute_key === k)?.attribute_display_name ?? k}</dt>
             <dd>{show(v)}</dd>
           </>
         ))}
       </dl>
-      <form class="attr-form" onSubmit={save}>
-        <h3>Set an attribute</h3>
-        <input name="key" aria-label="Attribute name" placeholder="name" maxLength={255} />
-        <input name="value" aria-label="Attribute value" placeholder="value" maxLength={1000} />
-        <button type="submit">Save</button>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
-      </form>
+      {defs.length > 0 && (
+        <form class="attr-form" onSubmit={save}>
+          <h3>Set an attribute</h3>
+          <select name="key" aria-label="Attribute">
+            {defs.map((d) => (
+              <option value={d.attribute_key}>{d.attribute_display_name}</option>
+            ))}
+          </select>
+          <input name="value" aria-label="Attribute value" placeholder="value" maxLength={1000} />
+          <button type="submit">Save</button>
+          {error && (
+            <p class="error" role="alert">
+              {error}
+            </p>
+          )}
+        </form>
+      )}
       <h3>Other conversations</h3>
       {others.length === 0 ? (
         <p class="muted">None</p>
