@@ -11,7 +11,7 @@ const docs = import.meta.glob<string>(["/README.md", "/docs/**/*.md"], {
 const files = Object.keys(
   import.meta.glob([
     "/*.{json,md,toml,ts}",
-    "/{docs,migrations,scripts,test,widget,worker}/**/*",
+    "/{dashboard,docs,migrations,scripts,test,widget,worker}/**/*",
     "!/widget/dist/**",
     "!/test/e2e/screenshots/**",
   ]),
