@@ -162,4 +162,37 @@ describe("revoked access ends the sockets that rested on it", { timeout: 30_000 
     await expectRevoked(admin.feed);
     await expectRevoked(agent.feed);
   });
+
+  it("closes a bot's sockets of an inbox it is detached from", async () => {
+    const w = await revocationWorld();
+    const witness = await witnessOf(w);
+    const bot = await openSocket(`${w.conversationPath}/live`, { api_access_token: w.bot.token });
+    await bot.next("ready");
+    const res = await api(`${w.accountPath}/inboxes/${w.inbox.id}/set_agent_bot`, {
+      token: w.admin.token,
+      body: { agent_bot: null },
+    });
+    expect(res.status).toBe(204);
+    const sent = tryToSend(bot);
+    await expectRevoked(bot);
+    await expectSilenced(w, witness, [bot], [sent]);
+    closeAll(witness);
+  });
+
+  it("closes every socket of a user the platform deletes", async () => {
+    const w = await revocationWorld();
+    const witness = await witnessOf(w);
+    const app = await createPlatformApp();
+    await permit(app.id, "User", w.agent.id);
+    const { room, feed } = await online(w, w.agent.token);
+    const res = await api(`/platform/api/v1/users/${w.agent.id}`, {
+      method: "DELETE",
+      token: app.token,
+    });
+    expect(res.status).toBe(200);
+    await expectRevoked(room);
+    await expectRevoked(feed);
+    await expectSilenced(w, witness, [room, feed], []);
+    closeAll(witness);
+  });
 });
