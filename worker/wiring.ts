@@ -4,6 +4,7 @@ import { liveHandler } from "./modules/live/handler";
 import { revocationHandler } from "./modules/live/revocation";
 import { forgetSocketCallers, socketAction } from "./modules/messages/socket-actions";
 import { registerSocketActions } from "./modules/messages/socket-registry";
+import { notificationListener } from "./modules/notifications/listener";
 import { reportingWrites } from "./modules/reports/derive";
 import { autoResolveDue, wakeSnoozed } from "./modules/schedule/service";
 import { attemptDelivery } from "./modules/webhooks/delivery";
@@ -17,7 +18,7 @@ import { agentBotListener, webhookListener } from "./modules/webhooks/listeners"
 registerHandlers({
   live: [liveHandler, revocationHandler],
   // In this order for every outbox event: automation may change what webhooks then carry.
-  queued: [automationListener, webhookListener, agentBotListener],
+  queued: [automationListener, webhookListener, agentBotListener, notificationListener],
   delivery: (id, ctx) => attemptDelivery(ctx, id),
   sweep: {
     deliveries: resendOverdueDeliveries,

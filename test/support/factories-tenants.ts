@@ -105,6 +105,17 @@ export async function createTenant(marker: string) {
       content: `Note ${marker}`,
     })
     .returning();
+  const [notification] = await db()
+    .insert(t.notifications)
+    .values({
+      accountId: account.id,
+      userId: admin.id,
+      notificationType: "conversation_mention",
+      conversationId: conversation.id,
+      sourceEventId: 0,
+      lastActivityAt: 1,
+    })
+    .returning();
   const platformUser = await createUser({ name: `User ${marker}` });
   await permit(app.id, "User", platformUser.id);
   // A system bot (no account): every account sees those and may attach them (Chatwoot), so
@@ -134,6 +145,7 @@ export async function createTenant(marker: string) {
     cannedResponse: cannedResponse as t.CannedResponseRow,
     customFilter: customFilter as t.CustomFilterRow,
     contactNote: contactNote as t.ContactNoteRow,
+    notification: notification as t.NotificationRow,
     platformUser,
     platformBot,
   };
@@ -166,6 +178,7 @@ export function valueFor(w: Tenant, path: string, param: string): string | undef
     "canned_responses/id": w.cannedResponse.id,
     "custom_filters/custom_filter_id": w.customFilter.id,
     "notes/id": w.contactNote.id,
+    "notifications/id": w.notification.id,
     "inboxes/inbox_identifier": w.inbox.inboxIdentifier,
     "contacts/contact_identifier": w.contactInbox.sourceId,
   };
@@ -209,6 +222,10 @@ export async function tenantState(victim: Tenant) {
     "canned_responses",
     "custom_filters",
     "contact_notes",
+    "notifications",
+    "notification_settings",
+    "conversation_participants",
+    "mentions",
   ];
   const state: Record<string, unknown> = {};
   for (const table of byAccount) {

@@ -27,6 +27,8 @@ import { inboxMemberAccountRoutes } from "../modules/inboxes/routes.members.acco
 import { labelAccountRoutes } from "../modules/labels/routes.account";
 import { liveAccountRoutes } from "../modules/live/routes.account";
 import { messageAccountRoutes } from "../modules/messages/routes.account";
+import { notificationAccountRoutes } from "../modules/notifications/routes.account";
+import { participantAccountRoutes } from "../modules/notifications/routes.participants.account";
 import { teamAccountRoutes } from "../modules/teams/routes.account";
 import { teamMemberAccountRoutes } from "../modules/teams/routes.members.account";
 import { webhookAccountRoutes } from "../modules/webhooks/routes.account";
@@ -63,3 +65,5 @@ accountApi.route(BASE, cannedResponseAccountRoutes);
 accountApi.route(BASE, customFilterAccountRoutes);
 accountApi.route(BASE, contactMergeRoutes);
 accountApi.route(BASE, contactNoteAccountRoutes);
+accountApi.route(BASE, notificationAccountRoutes);
+accountApi.route(BASE, participantAccountRoutes);

@@ -16,8 +16,18 @@ import {
 /** Who listens: an agent (with the inboxes they may see; null = all) or an administrator. */
 export type FeedListener = { userId: number; name: string; inboxIds: number[] | null } & Ticketed;
 
-/** A frame for the agents who may see `inboxId` (the modules type the frame, see FeedFrame). */
-export type FeedEvent<F extends Frame = Frame> = { frame: F; inboxId: number };
+/**
+ * A frame for the agents who may see `inboxId` (the modules type the frame, see FeedFrame), or
+ * for one user's sockets only (`userId`: their notifications).
+ */
+export type FeedEvent<F extends Frame = Frame> =
+  | { frame: F; inboxId: number; userId?: undefined }
+  | { frame: F; userId: number; inboxId?: undefined };
+
+const hears = (listener: FeedListener, event: FeedEvent) =>
+  event.userId !== undefined
+    ? listener.userId === event.userId
+    : listener.inboxIds === null || listener.inboxIds.includes(event.inboxId);
 
 const listenerHolder = (listener: FeedListener): Holder => ({ kind: "user", id: listener.userId });
 
@@ -39,7 +49,7 @@ export class AccountFeed extends DurableObject<Bindings> {
     const data = frame(event.frame, ++this.seq);
     for (const ws of this.ctx.getWebSockets()) {
       const listener = ws.deserializeAttachment() as FeedListener | null;
-      if (listener && (listener.inboxIds === null || listener.inboxIds.includes(event.inboxId))) {
+      if (listener && hears(listener, event)) {
         try {
           ws.send(data);
         } catch {
