@@ -27,7 +27,7 @@ export async function limit(c: Context<AppEnv>, email?: string) {
 }
 
 /** Work that outlives the answer; awaited instead where there is no execution context. */
-async function afterResponse(c: Context<AppEnv>, work: Promise<void>) {
+export async function afterResponse(c: Context<AppEnv>, work: Promise<void>) {
   try {
     c.executionCtx.waitUntil(work);
   } catch {

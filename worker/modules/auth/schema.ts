@@ -49,6 +49,9 @@ export const PasswordFormSchema = z.object({
   password_confirmation: z.string().max(1024).optional(),
 });
 
+/** The "send me a new link" form: the API's email rule. */
+export const NewLinkFormSchema = z.object({ email });
+
 export const InvitationFormSchema = z.object({
   invitation_token: z.string().max(128).optional(),
 });
