@@ -54,9 +54,47 @@ export type Parley = { base: string; stop: () => Promise<void> };
  * `wrangler dev` serving the built widget and the API on a fresh database; webhooks may point
  * at loopback receivers (as under `npm start`), so tests can be the site owner's receiver.
  */
-export async function startParley(name: string): Promise<Parley> {
+export async function startParley(
+  name: string,
+  vars: Record<string, string> = {},
+): Promise<Parley> {
   const db = freshDatabase(name, SEED);
-  return startServer(db.dir, await freePort(), { PARLEY_ALLOW_LOOPBACK_WEBHOOKS: "1" });
+  return startServer(db.dir, await freePort(), { PARLEY_ALLOW_LOOPBACK_WEBHOOKS: "1", ...vars });
+}
+
+/**
+ * A DNS-over-HTTPS JSON resolver on loopback, for custom-domain verification (DNS is the outside
+ * world): `GET /dns-query?name=…&type=TXT` answers the TXT values a test set with
+ * `PUT /records/{name}` (a JSON array of strings); any other name is NXDOMAIN.
+ */
+export async function startDoh() {
+  const records = new Map<string, string[]>();
+  const server = createHttpServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.method === "PUT" && url.pathname.startsWith("/records/")) {
+      let raw = "";
+      req.setEncoding("utf8");
+      req.on("data", (chunk: string) => {
+        raw += chunk;
+      });
+      req.on("end", () => {
+        records.set(decodeURIComponent(url.pathname.slice("/records/".length)), JSON.parse(raw));
+        res.writeHead(204).end();
+      });
+      return;
+    }
+    const name = url.searchParams.get("name") ?? "";
+    const values = url.searchParams.get("type") === "TXT" ? (records.get(name) ?? []) : [];
+    const Answer = values.map((v) => ({ name, type: 16, TTL: 60, data: JSON.stringify(v) }));
+    res.writeHead(200, { "content-type": "application/dns-json" });
+    res.end(JSON.stringify({ Status: values.length > 0 ? 0 : 3, Answer }));
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    base: `http://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The site owner's webhook receiver: keeps the JSON bodies Parley POSTs to it. */
