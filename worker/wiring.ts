@@ -1,4 +1,5 @@
 import { registerHandlers } from "./events/registry";
+import { pruneSignInFailures } from "./modules/auth/throttle";
 import { automationListener, pruneAutomationRuns } from "./modules/automation-rules/listener";
 import { liveHandler } from "./modules/live/handler";
 import { revocationHandler } from "./modules/live/revocation";
@@ -26,6 +27,7 @@ registerHandlers({
     // Wake-ups first: a conversation that wakes restarts its idle clock before auto-resolve.
     snoozed_woken: wakeSnoozed,
     auto_resolved: autoResolveDue,
+    sign_in_failures: pruneSignInFailures,
   },
   // Reporting facts and their rollups, in the batch of the events they come from.
   derived: [reportingWrites],

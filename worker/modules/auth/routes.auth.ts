@@ -15,6 +15,7 @@ import {
   SignInSchema,
 } from "./schema";
 import { requestPasswordReset, setPasswordWithLink, signIn } from "./service";
+import { throttled } from "./throttle";
 
 const tags = ["Auth"];
 
@@ -45,7 +46,9 @@ const signInRoute = createRoute({
   summary: "Sign in with email and password",
   description:
     "Answers the user with its `access_token` (the `api_access_token` of every other call). " +
-    "Any wrong email or password is the same 401; 30 attempts a minute per address and 10 per email.",
+    "Any wrong email or password is the same 401; 30 attempts a minute per address, 10 per " +
+    "email from one address, and an email failing from several addresses refuses the " +
+    "addresses that failed it (docs/auth.md): failing someone's email never locks them out.",
   request: { body: jsonBody(SignInSchema) },
   responses: {
     200: jsonContent(SignInResultSchema, "The signed-in user"),
@@ -93,8 +96,9 @@ export const RESET_REQUESTED =
 export const authRoutes = createRouter<AppEnv>()
   .openapi(signInRoute, async (c) => {
     const { email, password } = c.req.valid("json");
-    await limit(c, email);
-    const user = await signIn(c.var.deps, email, password);
+    const user = await throttled(c.var.deps, c.env, { email, ip: clientIp(c) }, () =>
+      signIn(c.var.deps, email, password),
+    );
     return c.json({ data: presentUser(await loadUserView(c.var.deps, user)) }, 200);
   })
   .openapi(requestResetRoute, async (c) => {

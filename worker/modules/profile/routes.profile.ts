@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { ActorEnv } from "../../http/context";
 import { errorResponses } from "../../http/errors";
 import { authUser } from "../../http/middleware/auth-user";
+import { clientIp, rateLimitResponses } from "../../http/middleware/rate-limit";
 import { createRouter } from "../../http/router";
 import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { ApiError } from "../../lib/errors";
@@ -33,7 +34,11 @@ const update = createRoute({
   summary: "Change one's own name, display name, signature, settings, email or password",
   middleware: [authUser] as const,
   request: { body: jsonBody(ProfileUpdateSchema) },
-  responses: { 200: jsonContent(UserSchema, "The user"), ...errorResponses },
+  responses: {
+    200: jsonContent(UserSchema, "The user"),
+    ...errorResponses,
+    ...rateLimitResponses,
+  },
 });
 
 // Chatwoot: POST /api/v1/profile/reset_access_token
@@ -66,7 +71,10 @@ const profileOf = async (c: Context<ActorEnv>, user: Awaited<ReturnType<typeof m
 export const profileRoutes = createRouter<ActorEnv>()
   .openapi(show, async (c) => c.json(await profileOf(c, await me(c)), 200))
   .openapi(update, async (c) => {
-    const user = await updateProfile(c.var.deps, await me(c), c.req.valid("json"));
+    const user = await updateProfile(c.var.deps, await me(c), c.req.valid("json"), {
+      env: c.env,
+      ip: clientIp(c),
+    });
     return c.json(await profileOf(c, user), 200);
   })
   .openapi(resetToken, async (c) => {

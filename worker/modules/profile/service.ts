@@ -1,10 +1,12 @@
 import type { UserRow } from "../../db/schema";
+import type { Bindings } from "../../env";
 import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { secureToken } from "../../lib/ids";
 import { upsertToken } from "../access-tokens/queries";
 import { assertCurrentPassword } from "../auth/service";
+import { throttled } from "../auth/throttle";
 import { userRevokedEverywhere } from "../live/revocation";
 import { hashPassword } from "../users/password";
 import { findUserByEmail, type NewUser, updateUser } from "../users/queries";
@@ -19,10 +21,14 @@ export async function updateProfile(
   deps: Deps,
   user: UserRow,
   input: ProfileUpdate,
+  from: { env: Bindings; ip: string },
 ): Promise<UserRow> {
   const newEmail = input.email !== undefined && input.email !== user.email.toLowerCase();
   if (newEmail || input.password !== undefined) {
-    await assertCurrentPassword(user, input.current_password);
+    // Throttled as sign-in is: a stolen token must not become a password oracle.
+    await throttled(deps, from.env, { email: user.email, ip: from.ip }, () =>
+      assertCurrentPassword(user, input.current_password),
+    );
   }
   const values: Partial<NewUser> = { updatedAt: deps.now() };
   if (input.name !== undefined) {
