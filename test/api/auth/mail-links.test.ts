@@ -83,6 +83,7 @@ describe("without a valid PUBLIC_URL nothing is mailed", () => {
     it(`${label}: the API answers as usual, no link is made, no mail leaves`, async () => {
       const { email, userId, account, admin } = await existingUser();
       const before = mail.sent.length;
+      const logged = vi.spyOn(console, "log");
       const known = await apiSettled("/auth/password", {
         host: HOSTILE,
         body: { email },
@@ -107,6 +108,17 @@ describe("without a valid PUBLIC_URL nothing is mailed", () => {
       expect(await linksOf(userId)).toEqual([]);
       expect(await linksOf(added.body.id)).toEqual([]);
       expect(envWarnings({ ...env, PUBLIC_URL: value })).toHaveLength(1);
+      // Each refusal is logged, with what it was for.
+      const refusals = logged.mock.calls
+        .map(([line]) => String(line))
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => String(line.msg).startsWith("mail not sent: PUBLIC_URL"));
+      logged.mockRestore();
+      expect(refusals.map((r) => [r.level, r.purpose, r.user_id])).toEqual([
+        ["error", "set_password", userId],
+        ["error", "set_password", added.body.id],
+      ]);
     });
   }
 
@@ -146,5 +158,5 @@ describe("POST /auth/password takes the same path for known and unknown emails",
       spy.mockRestore();
       mail = recordMail();
     }
-  });
+  }, 30_000);
 });
