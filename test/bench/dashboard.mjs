@@ -155,24 +155,37 @@ export async function main() {
         `no-op round trip GET / (same run):  p50 ${fmt(floor.p50)} ms, p95 ${fmt(floor.p95)} ms\n`,
     );
 
-    // Opening the 1,000-message conversation: click → its latest message painted.
+    // Opening the 1,000-message conversation: click → its latest message painted, and the
+    // app's own share of it (its last API response → painted).
     const opens = [];
+    const own = [];
     for (let i = 0; i < 12; i++) {
       await page.locator(`.row[data-id="${live.id}"]`).click();
       await page.locator(".thread .msg", { hasText: "visitor says" }).first().waitFor();
+      await page.waitForTimeout(300);
       const t = await page.evaluate(async (id) => {
+        performance.clearResourceTimings();
         const t0 = performance.now();
         document.querySelector(`.row[data-id="${id}"]`).click();
         while (!document.querySelector(".thread .msg")?.textContent.includes("history message")) {
           await new Promise((r) => setTimeout(r, 0));
         }
         await new Promise((r) => requestAnimationFrame(() => r()));
-        return performance.now() - t0;
+        const painted = performance.now();
+        const answered = Math.max(
+          ...performance
+            .getEntriesByType("resource")
+            .filter((e) => e.name.includes(`/conversations/${id}`))
+            .map((e) => e.responseEnd),
+        );
+        return [painted - t0, painted - answered];
       }, long.id);
       if (i >= 2) {
-        opens.push(t);
+        opens.push(t[0]);
+        own.push(t[1]);
       }
     }
+    own.sort((a, b) => a - b);
     opens.sort((a, b) => a - b);
     // Its whole history, scrolled in 20 a request (each page rendered on top of the others).
     const history = await page.evaluate(async () => {
@@ -198,6 +211,7 @@ export async function main() {
     });
     process.stdout.write(
       `open a conversation of ${HISTORY} messages (click → latest painted): p50 ${fmt(percentile(opens, 50))} ms, p95 ${fmt(percentile(opens, 95))} ms (n=${opens.length}, target ≤ 150 ms)\n` +
+        `  of which the app's own work (last API response → painted): p50 ${fmt(percentile(own, 50))} ms, p95 ${fmt(percentile(own, 95))} ms\n` +
         `its whole history scrolled in (20 a request): ${history.count} messages in ${fmt(history.loaded)} ms\n`,
     );
   } finally {

@@ -116,7 +116,8 @@ describe("the agents' app", () => {
     for (const text of ["Are you there?", "Order 4411"]) {
       await input.fill(text);
       await input.press("Enter");
-      await bubble(visitor.page, text).locator(".pw-meta", { hasText: "Sent" }).waitFor();
+      // Stored: the widget says Sent, or Read once Ada's open thread has marked it read.
+      await bubble(visitor.page, text).locator(".pw-meta", { hasText: /Sent|Read/ }).waitFor();
     }
     await ada.page.locator("#composer").fill("Bob has it now.");
     await ada.page.locator("#composer").press("Enter");

@@ -94,6 +94,7 @@ function onFrame(frame: Frame) {
       const m = data as unknown as Message;
       outbox.stored(m);
       if (frame.event === "message.created" && m.message_type === 0) {
+        unseen = true;
         markSeen();
       }
       return;
@@ -177,11 +178,18 @@ export async function loadOlder() {
   }
 }
 
-/** Marks the conversation read by the agent (socket when open, else HTTP), if the tab shows it. */
+/** Whether the open conversation has incoming messages the agent has not been shown yet. */
+let unseen = false;
+
+/**
+ * Marks the conversation read by the agent (socket when open, else HTTP) if the tab shows it and
+ * something is unread: a read is a write with its own event, not worth sending on every open.
+ */
 export function markSeen() {
-  if (document.visibilityState !== "visible" || !openId) {
+  if (document.visibilityState !== "visible" || !openId || !unseen) {
     return;
   }
+  unseen = false;
   markRead(openId);
   if (!socket?.send({ type: "read" })) {
     void request(acct(accountId, `/conversations/${openId}/update_last_seen`), {
@@ -224,6 +232,7 @@ export async function openThread(account: number, id: number) {
     }
     conversation.value = c;
     contactSeenAt.value = c.contact_last_seen_at;
+    unseen = c.unread_count > 0;
   } catch (err) {
     if (gen === generation) {
       threadError.value = err instanceof Error ? err.message : "Not found";
@@ -266,6 +275,7 @@ export function closeThread() {
   contactOnline.value = false;
   contactSeenAt.value = 0;
   typingSince = 0;
+  unseen = false;
 }
 
 /** For the e2e: drop the room connection now (it resumes with ?after=). */
@@ -276,3 +286,6 @@ export async function act(path: string, json: unknown) {
   await request(acct(accountId, `/conversations/${openId}${path}`), { json });
   await refreshConversation();
 }
+
+// Back to the tab: what arrived while it was hidden is read now.
+addEventListener("visibilitychange", () => markSeen());
