@@ -26,14 +26,20 @@ export const challengeName = (domain: string) => `_parley-challenge.${domain}`;
 const hostOf = (url: string | null) => (url ? new URL(url).hostname.toLowerCase() : "");
 
 /**
- * Why `domain` can never be a portal's, or null: the service's own host (PUBLIC_URL's, and the
- * host this request came to), loopback names and IP literals, Cloudflare's workers.dev, and
- * RESERVED_DOMAINS (`name` exactly, `*.name` for every name under it).
+ * Why `domain` can never be a portal's, or null: the service's own host (PUBLIC_URL's; without
+ * it, the host this request came to — not at verification, so a verify sent through the
+ * custom domain itself still works), loopback names and IP literals, Cloudflare's workers.dev,
+ * and RESERVED_DOMAINS (`name` exactly, `*.name` for every name under it).
  */
-export function reservedDomainProblem(deps: Deps, domain: string): string | null {
+export function reservedDomainProblem(
+  deps: Deps,
+  domain: string,
+  { requestHost = true } = {},
+): string | null {
   const name = domain.toLowerCase().replace(/\.$/, "");
-  const own = [hostOf(mailBaseUrl(deps.env.PUBLIC_URL)), hostOf(deps.origin || null)];
-  if (own.includes(name)) {
+  const publicUrl = mailBaseUrl(deps.env.PUBLIC_URL);
+  const own = publicUrl ? hostOf(publicUrl) : requestHost ? hostOf(deps.origin || null) : "";
+  if (own !== "" && name === own) {
     return "is this service's own host";
   }
   if (isLoopbackName(name) || isIpLiteral(name)) {
@@ -81,7 +87,7 @@ export async function verifyPortalDomain(deps: Deps, portal: PortalRow): Promise
   if (!domain || !portal.domainToken) {
     throw invalidField("custom_domain", "is not set: set one, publish its token, then verify");
   }
-  const problem = reservedDomainProblem(deps, domain);
+  const problem = reservedDomainProblem(deps, domain, { requestHost: false });
   if (problem) {
     throw invalidField("custom_domain", problem);
   }
