@@ -6,6 +6,7 @@ import { describe, expect, inject, it } from "vitest";
 import { PAGE_HEADERS, passwordPage, passwordSetPage } from "../../worker/modules/auth/pages";
 import { violations } from "./axe.mts";
 import { watchErrors } from "./harness.mts";
+import { createWidgetInbox, linkPortal } from "./help-world.mts";
 import { expectLook, LOOKS, lookContext, SURFACES, useBrowser } from "./look-support.mts";
 
 const base = inject("parleyBase");
@@ -165,5 +166,49 @@ describe("the mailed-link pages", () => {
       await serve(done, "/app/auth/password/edit")(page);
       await page.getByRole("link", { name: "Open the agents' app" }).waitFor();
     });
+  });
+});
+
+describe("the public help center", () => {
+  /** The article's date pinned, so the baseline does not age. */
+  const pinDates = (page: Page) =>
+    page.evaluate(() => {
+      for (const t of Array.from(document.querySelectorAll("time"))) {
+        t.textContent = "2026-11-24";
+      }
+    });
+
+  it("home, article, search and 404 look finished and pass axe", async () => {
+    const inbox = await createWidgetInbox(base, "Help desk looks");
+    const slug = await linkPortal(base, inbox.id);
+    const hc = `${base}/hc/${slug}/en`;
+    await checkLooks("help-home", async (page) => {
+      await page.goto(hc);
+      await page.locator("h1.hd").waitFor();
+    });
+    await checkLooks("help-article", async (page) => {
+      await page.goto(`${hc}`);
+      await page.getByRole("link", { name: "Track your order" }).click();
+      await page.locator("article h1").waitFor();
+      await pinDates(page);
+    });
+    await checkLooks("help-search", async (page) => {
+      await page.goto(hc);
+      await page.getByRole("searchbox").fill("parcel");
+      await page.getByRole("searchbox").press("Enter");
+      await page.locator("main h1").waitFor();
+      // The query stays in the box, and the results are counted.
+      expect(await page.getByRole("searchbox").inputValue()).toBe("parcel");
+      expect(await page.locator("main h1").textContent()).toMatch(/^\d+ results? for “parcel”$/);
+    });
+    await checkLooks(
+      "help-404",
+      async (page) => {
+        const res = await page.goto(`${hc}/articles/no-such-page`);
+        expect(res?.status()).toBe(404);
+        await page.getByRole("link", { name: "Go to the help center home" }).waitFor();
+      },
+      /status of 404/,
+    );
   });
 });

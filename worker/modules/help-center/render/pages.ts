@@ -6,6 +6,7 @@ import { MARK_CLOSE, MARK_OPEN } from "../queries.search";
 import { esc } from "./escape";
 import { page, type Site } from "./layout";
 import type { Heading } from "./markdown";
+import { stringsFor } from "./strings";
 
 const enc = encodeURIComponent;
 const categoryPath = (locale: string, slug: string) => `/${enc(locale)}/categories/${enc(slug)}`;
@@ -13,7 +14,7 @@ const date = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
 
 function articleList(site: Site, articles: ArticleSummary[]): string {
   if (articles.length === 0) {
-    return '<p class="mu">No articles yet.</p>';
+    return `<p class="mu">${esc(stringsFor(site.locale).noArticles)}</p>`;
   }
   return `<ul class="list">${articles
     .map(
@@ -28,10 +29,11 @@ export function homePage(
   categories: { row: HelpCategoryRow; count: number }[],
   popular: ArticleSummary[],
 ): string {
+  const t = stringsFor(site.locale);
   const cards = categories
     .map(
       ({ row, count }) =>
-        `<li class="card"><h3>${row.icon ? `${esc(row.icon)} ` : ""}<a href="${esc(site.prefix + categoryPath(row.locale, row.slug))}">${esc(row.name)}</a></h3>${row.description ? `<p>${esc(row.description)}</p>` : ""}<p>${count} ${count === 1 ? "article" : "articles"}</p></li>`,
+        `<li class="card"><h3>${row.icon ? `${esc(row.icon)} ` : ""}<a href="${esc(site.prefix + categoryPath(row.locale, row.slug))}">${esc(row.name)}</a></h3>${row.description ? `<p>${esc(row.description)}</p>` : ""}<p class="n">${esc(t.articles(count))}</p></li>`,
     )
     .join("");
   const name = site.portal.pageTitle || site.portal.name;
@@ -40,7 +42,8 @@ export function homePage(
     description: site.portal.headerText,
     path: `/${enc(site.locale)}`,
     alternates: site.portal.allowedLocales.map((l) => ({ locale: l, path: `/${enc(l)}` })),
-    body: `<h1>${esc(name)}</h1>${cards ? `<h2>Categories</h2><ul class="grid">${cards}</ul>` : ""}<h2>Popular articles</h2>${articleList(site, popular)}`,
+    hero: true,
+    body: `${cards ? `<h2>${esc(t.categories)}</h2><ul class="grid">${cards}</ul>` : ""}<h2>${esc(t.popular)}</h2>${articleList(site, popular)}`,
     jsonLd: {
       "@context": "https://schema.org",
       "@type": "WebSite",
@@ -51,7 +54,7 @@ export function homePage(
 }
 
 const crumbs = (site: Site, items: { href?: string; label: string }[]) =>
-  `<nav class="crumbs" aria-label="Breadcrumb"><a href="${esc(`${site.prefix}/${enc(site.locale)}`)}">Home</a>${items
+  `<nav class="crumbs" aria-label="Breadcrumb"><a href="${esc(`${site.prefix}/${enc(site.locale)}`)}">${esc(stringsFor(site.locale).home)}</a>${items
     .map(
       (i) =>
         ` › ${i.href ? `<a href="${esc(site.prefix + i.href)}">${esc(i.label)}</a>` : `<span aria-current="page">${esc(i.label)}</span>`}`,
@@ -89,16 +92,17 @@ export type ArticleView = {
 
 export function articlePage(site: Site, v: ArticleView): string {
   const { row } = v;
+  const t = stringsFor(site.locale);
   const toc =
     v.headings.filter((h) => h.level <= 3).length >= 3
-      ? `<nav class="toc" aria-label="Contents"><strong>Contents</strong><ul>${v.headings
+      ? `<nav class="toc" aria-label="${esc(t.contents)}"><strong>${esc(t.contents)}</strong><ul>${v.headings
           .filter((h) => h.level <= 3)
           .map((h) => `<li><a href="#${esc(enc(h.id))}">${esc(h.text)}</a></li>`)
           .join("")}</ul></nav>`
       : "";
   const related =
     v.related.length > 0
-      ? `<section class="rel"><h2>Related articles</h2>${articleList(site, v.related)}</section>`
+      ? `<section class="rel"><h2>${esc(t.related)}</h2>${articleList(site, v.related)}</section>`
       : "";
   const description = row.description || row.meta.description || null;
   const url = `${site.canonicalBase}${articlePath(row.slug)}`;
@@ -124,7 +128,7 @@ export function articlePage(site: Site, v: ArticleView): string {
       mainEntityOfPage: url,
       keywords: row.meta.tags?.join(", ") || undefined,
     },
-    body: `${crumbs(site, v.category ? [{ href: categoryPath(v.category.locale, v.category.slug), label: v.category.name }, { label: row.title }] : [{ label: row.title }])}<article><h1>${esc(row.title)}</h1>${description ? `<p class="mu">${esc(description)}</p>` : ""}${toc}${v.html}<p class="mu">Last updated <time datetime="${date(row.updatedAt)}">${date(row.updatedAt)}</time></p></article>${related}`,
+    body: `${crumbs(site, v.category ? [{ href: categoryPath(v.category.locale, v.category.slug), label: v.category.name }, { label: row.title }] : [{ label: row.title }])}<article><h1>${esc(row.title)}</h1>${description ? `<p class="mu">${esc(description)}</p>` : ""}${toc}${v.html}<p class="mu">${esc(t.updated)} <time datetime="${date(row.updatedAt)}">${date(row.updatedAt)}</time></p></article>${related}`,
   });
 }
 
@@ -133,9 +137,10 @@ export const highlight = (snippet: string) =>
   esc(snippet).replaceAll(MARK_OPEN, "<mark>").replaceAll(MARK_CLOSE, "</mark>");
 
 export function searchPage(site: Site, query: string, hits: SearchHit[]): string {
+  const t = stringsFor(site.locale);
   const results =
     hits.length === 0
-      ? `<p>No articles match “${esc(query)}”.</p>`
+      ? `<p>${esc(t.noMatch(query))}</p>`
       : `<ul class="list">${hits
           .map(
             (h) =>
@@ -143,18 +148,24 @@ export function searchPage(site: Site, query: string, hits: SearchHit[]): string
           )
           .join("")}</ul>`;
   return page(site, {
-    title: query ? `Search: ${query}` : "Search",
+    title: query ? `${t.searchButton}: ${query}` : t.searchButton,
     path: `/${enc(site.locale)}/articles`,
-    body: `${crumbs(site, [{ label: "Search" }])}<h1>Results for “${esc(query)}”</h1>${results}`,
+    query,
+    body: `${crumbs(site, [{ label: t.searchButton }])}<h1>${esc(t.results(hits.length, query))}</h1>${results}`,
   });
 }
 
 export function notFoundPage(site: Site | null): string {
-  const body = `<h1>Page not found</h1><p>The page you asked for does not exist or is not public.</p>`;
+  const t = stringsFor(site?.locale ?? "en");
+  const body = `<h1>${esc(t.notFound)}</h1><p>${esc(t.notFoundText)}</p>${
+    site
+      ? `<p><a href="${esc(`${site.prefix}/${enc(site.locale)}`)}">${esc(t.backHome)}</a></p>`
+      : ""
+  }`;
   if (!site) {
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Not found</title><meta name="robots" content="noindex"></head><body><main>${body}</main></body></html>`;
   }
-  return page(site, { title: "Page not found", path: "/404", body });
+  return page(site, { title: t.notFound, path: "/404", body });
 }
 
 export function sitemap(
