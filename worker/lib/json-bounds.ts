@@ -5,6 +5,7 @@
  * instead of blowing the stack). Both walk with an explicit stack, never by recursion.
  * docs/api.md "Limits" lists them.
  */
+import { invalidField } from "./errors";
 export const JSON_LIMITS = {
   /** Nesting levels of objects and arrays; the field's own object is level 1. */
   depth: 16,
@@ -160,5 +161,22 @@ export function parseStoredJson(text: unknown): Record<string, unknown> {
       : {};
   } catch {
     return {};
+  }
+}
+
+/**
+ * A free-form value that PATCH merges into the stored one (attributes, settings) is bounded on
+ * the merged value, not only on the request: repeated small PATCHes cannot grow it past the
+ * bounds. Called with the value as it would be stored, before anything is written: a 422
+ * naming the field, nothing changed.
+ */
+export function assertMergedWithinBounds(field: string, merged: unknown): void {
+  const violation = findJsonViolation(merged);
+  if (violation) {
+    throw invalidField(
+      field,
+      `is too large once merged with the stored value: ${violation.message}`,
+      `${field} would be too large once merged with the stored value: ${violation.message}`,
+    );
   }
 }

@@ -2,6 +2,7 @@ import type { AccountRow } from "../../db/schema";
 import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
+import { assertMergedWithinBounds } from "../../lib/json-bounds";
 import { pickDefined } from "../../lib/patch";
 import { deleteBotTokensOfAccount } from "../agent-bots/queries";
 import { accessRevoked } from "../live/revocation";
@@ -29,12 +30,15 @@ function platformValues(input: PlatformAccountInput, current?: AccountRow): Part
   // Chatwoot merges feature flags, limits and custom attributes rather than replacing them.
   if (input.features !== undefined) {
     values.features = { ...current?.features, ...input.features };
+    assertMergedWithinBounds("features", values.features);
   }
   if (input.limits !== undefined) {
     values.limits = { ...current?.limits, ...input.limits };
+    assertMergedWithinBounds("limits", values.limits);
   }
   if (input.custom_attributes !== undefined) {
     values.customAttributes = { ...current?.customAttributes, ...input.custom_attributes };
+    assertMergedWithinBounds("custom_attributes", values.customAttributes);
   }
   return values;
 }

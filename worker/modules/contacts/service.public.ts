@@ -3,9 +3,11 @@ import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
+import { assertMergedWithinBounds } from "../../lib/json-bounds";
 import { pickDefined } from "../../lib/patch";
 import { validateCustomAttributes } from "../custom-attributes/validate";
 import { browserInfo } from "./browser-info";
+import { mergePatch } from "./events";
 import { contactLabelTitles, insertContactInbox } from "./queries";
 import { findContactByIdentifier, findContactSession, updateSession } from "./queries.sessions";
 import type { PublicContactInput, WidgetEvent } from "./schema.public";
@@ -207,6 +209,9 @@ export async function updatePublicContact(
       : false;
   if (restricted && !verified) {
     const claims = await claimsOf(deps, inbox.accountId, input);
+    // The session's claims grow by merging too: bounded as a whole.
+    const merged = mergePatch(session.contactInbox.claimed, claims as Record<string, unknown>);
+    assertMergedWithinBounds("custom_attributes", merged);
     const [row] = await updateSession(deps.db, session.contactInbox.id, deps.now(), { claims });
     return { contact, contactInbox: row ?? session.contactInbox, labels: [] };
   }

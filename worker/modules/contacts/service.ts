@@ -5,11 +5,12 @@ import type { AnyDomainEvent } from "../../events/types";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
+import { assertMergedWithinBounds } from "../../lib/json-bounds";
 import { pickDefined } from "../../lib/patch";
 import { validateCustomAttributes } from "../custom-attributes/validate";
 import { deleteStored, fileUrl, IMAGE_TYPES, storeUpload } from "../files/storage";
 import { findInbox } from "../inboxes/queries";
-import { contactChanges, contactUpdatedEvents } from "./events";
+import { contactChanges, contactUpdatedEvents, mergePatch } from "./events";
 import {
   type ContactInboxWithInbox,
   contactIdBySource,
@@ -162,6 +163,25 @@ export async function createContact(
   return { contact, contactInbox };
 }
 
+/** The attribute objects as the SQL json_patch will leave them must stay within the bounds. */
+function boundMerged(
+  contact: ContactRow,
+  merge: { custom?: Record<string, unknown>; additional?: Record<string, unknown> },
+) {
+  if (merge.custom) {
+    assertMergedWithinBounds(
+      "custom_attributes",
+      mergePatch(contact.customAttributes, merge.custom),
+    );
+  }
+  if (merge.additional) {
+    assertMergedWithinBounds(
+      "additional_attributes",
+      mergePatch(contact.additionalAttributes, merge.additional),
+    );
+  }
+}
+
 /** Chatwoot parity: custom_attributes and additional_attributes merge into the stored ones. */
 export async function updateContact(
   deps: Deps,
@@ -181,6 +201,7 @@ export async function updateContact(
   const { values, uploaded } = await contactValues(deps, contact.accountId, input, origin);
   let row: ContactRow | undefined;
   const merge = { custom, additional: input.additional_attributes };
+  boundMerged(contact, merge);
   const events = contactUpdatedEvents(contact, contactChanges(contact, values, merge));
   try {
     const update = updateContactRow(

@@ -2,6 +2,7 @@ import type { SQL } from "drizzle-orm";
 import type { ConversationRow, ConversationStatus, TeamRow } from "../../db/schema";
 import { commit } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
+import { assertMergedWithinBounds } from "../../lib/json-bounds";
 import { type AgentRow, findAgent } from "../agents/queries";
 import { teamIdsOfUser } from "../teams/queries";
 import type { ConversationScope } from "./access";
@@ -56,9 +57,11 @@ export async function updateConversation(
   if (input.custom_attributes !== undefined) {
     const checked = await checkConversationAttributes(scope, input.custom_attributes);
     values.customAttributes = { ...row.customAttributes, ...checked };
+    assertMergedWithinBounds("custom_attributes", values.customAttributes);
   }
   if (input.additional_attributes !== undefined) {
     values.additionalAttributes = { ...row.additionalAttributes, ...input.additional_attributes };
+    assertMergedWithinBounds("additional_attributes", values.additionalAttributes);
   }
   return save(scope, row, values);
 }

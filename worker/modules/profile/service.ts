@@ -4,6 +4,7 @@ import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { secureToken } from "../../lib/ids";
+import { assertMergedWithinBounds } from "../../lib/json-bounds";
 import { upsertToken } from "../access-tokens/queries";
 import { assertCurrentPassword } from "../auth/service";
 import { throttled } from "../auth/throttle";
@@ -42,6 +43,7 @@ export async function updateProfile(
   }
   if (input.ui_settings !== undefined) {
     values.uiSettings = { ...user.uiSettings, ...input.ui_settings };
+    assertMergedWithinBounds("ui_settings", values.uiSettings);
   }
   if (input.password !== undefined) {
     values.passwordHash = await hashPassword(input.password);

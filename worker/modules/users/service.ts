@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
 import { sha256Hex } from "../../lib/hmac";
 import { secureToken } from "../../lib/ids";
+import { assertMergedWithinBounds } from "../../lib/json-bounds";
 import { deleteForOwner, findForOwner, insertTokenFor } from "../access-tokens/queries";
 import { findAccount } from "../accounts/queries";
 import { accessRevoked, revokedAfter, userHolder, userRevokedEverywhere } from "../live/revocation";
@@ -77,6 +78,7 @@ async function userValues(input: UserUpdate, current?: UserRow): Promise<Partial
   }
   if (input.custom_attributes !== undefined) {
     values.customAttributes = { ...current?.customAttributes, ...input.custom_attributes };
+    assertMergedWithinBounds("custom_attributes", values.customAttributes);
   }
   return values;
 }
