@@ -226,6 +226,7 @@ export async function tenantState(victim: Tenant) {
     "notification_settings",
     "conversation_participants",
     "mentions",
+    "audit_logs",
   ];
   const state: Record<string, unknown> = {};
   for (const table of byAccount) {

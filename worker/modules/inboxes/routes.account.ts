@@ -2,10 +2,12 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AccountEnv } from "../../http/context";
 import { errorResponses } from "../../http/errors";
+import { clientIp } from "../../http/middleware/rate-limit";
 import { requireAdmin, requireMember } from "../../http/middleware/require-role";
 import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { AccountParams, accountParams, IdParam } from "../../http/schemas/ids";
+import { callerUserId } from "../access-tokens/service";
 import type { InboxCaller } from "./policy";
 import { presentInbox, presentInboxBot } from "./presenter";
 import {
@@ -138,7 +140,8 @@ export const inboxAccountRoutes = createRouter<AccountEnv>()
   })
   .openapi(update, async (c) => {
     const inbox = await load(c, c.req.valid("param").id);
-    const row = await updateInbox(c.var.deps, inbox, c.req.valid("json"));
+    const who = { userId: callerUserId(c.var.actor), ip: clientIp(c) };
+    const row = await updateInbox(c.var.deps, inbox, c.req.valid("json"), who);
     return c.json(presentInbox(row, view(c)), 200);
   })
   .openapi(remove, async (c) => {

@@ -5,6 +5,7 @@ import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
 import { findBot } from "../agent-bots/queries";
+import { type AuditWho, auditedChanges, auditStatement } from "../audit-logs/service";
 import { accessRevoked, botHolder } from "../live/revocation";
 import { ensureCalendars } from "../reports/calendar";
 import { checkReceiverUrl } from "../webhooks/service";
@@ -185,13 +186,30 @@ export async function createInbox(
   return row;
 }
 
+/** `who`: an administrator's change over the API, audited in the same batch (audit_logs). */
 export async function updateInbox(
   deps: Deps,
   inbox: InboxRow,
   input: InboxUpdate,
+  who?: AuditWho,
 ): Promise<InboxRow> {
   const values = inboxValues(deps, input, inbox.workingHours);
-  const [row] = await updateInboxRow(deps.db, inbox.id, { ...values, updatedAt: deps.now() });
+  const update = updateInboxRow(deps.db, inbox.id, { ...values, updatedAt: deps.now() });
+  const changes = auditedChanges(inbox, values);
+  const [[row]] =
+    who && Object.keys(changes).length > 0
+      ? await deps.db.batch([
+          update,
+          auditStatement(deps.db, who, {
+            accountId: inbox.accountId,
+            action: "update",
+            type: "Inbox",
+            id: inbox.id,
+            changes,
+            at: deps.now(),
+          }),
+        ])
+      : [await update];
   const hoursChanged = ["timezone", "workingHoursEnabled", "workingHours"].some((k) => k in values);
   if (row && hoursChanged) {
     // Reporting events recorded from now on count business seconds by the new hours, in every
