@@ -16,6 +16,7 @@ const worker = defineProject({
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
           TYPING_TTL_MS: "400",
+          PRESENCE_GRACE_MS: "300",
           // Mailed links are built on it alone; a host other than the tests' own (parley.test),
           // so a link that followed the request's Host would show.
           PUBLIC_URL: "https://chat.parley.test",

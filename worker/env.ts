@@ -57,6 +57,8 @@ export type Bindings = {
    * "0" so whether a burst is limited never depends on how fast the frames arrive.
    */
   FRAME_REFILL_PER_SECOND?: string;
+  /** How long after an agent's last feed socket closes they go offline (ms); tests shorten it. */
+  PRESENCE_GRACE_MS?: string;
   /** "1" lets webhooks target loopback addresses (npm start; never in production). */
   PARLEY_ALLOW_LOOPBACK_WEBHOOKS?: string;
   /**

@@ -1,6 +1,13 @@
 import { registerHandlers } from "./events/registry";
+import {
+  afterStatusChange,
+  assignNew,
+  drainQueues,
+  presenceChanged,
+} from "./modules/assignment/service";
 import { pruneSignInFailures } from "./modules/auth/throttle";
 import { automationListener, pruneAutomationRuns } from "./modules/automation-rules/listener";
+import { registerConversationHooks } from "./modules/conversations/hooks";
 import { liveHandler } from "./modules/live/handler";
 import { revocationHandler } from "./modules/live/revocation";
 import { forgetSocketCallers, socketAction } from "./modules/messages/socket-actions";
@@ -11,6 +18,7 @@ import { autoResolveDue, wakeSnoozed } from "./modules/schedule/service";
 import { attemptDelivery } from "./modules/webhooks/delivery";
 import { resendOverdueDeliveries } from "./modules/webhooks/dispatch";
 import { agentBotListener, webhookListener } from "./modules/webhooks/listeners";
+import { registerPresence } from "./realtime/feed-presence";
 
 /**
  * Who hears about events: the map of side effects. Loaded by the Worker's entry, so the
@@ -28,10 +36,18 @@ registerHandlers({
     snoozed_woken: wakeSnoozed,
     auto_resolved: autoResolveDue,
     sign_in_failures: pruneSignInFailures,
+    // After both: a resolve frees a slot, a wake-up may need an agent.
+    assigned_from_queue: drainQueues,
   },
   // Reporting facts and their rollups, in the batch of the events they come from.
   derived: [reportingWrites],
 });
+
+// Auto-assignment of new and reopened conversations; a resolve frees a slot.
+registerConversationHooks({ created: assignNew, statusChanged: afterStatusChange });
+
+// Agents' live presence, kept by their account's feed.
+registerPresence(presenceChanged);
 
 // What a conversation's room does with a message or read receipt sent over its socket.
 registerSocketActions(socketAction, forgetSocketCallers);

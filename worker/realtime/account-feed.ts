@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../env";
 import { createLogger } from "../lib/logger";
+import { FeedPresence, type PresenceListener } from "./feed-presence";
 import { type ControlFrame, type Frame, frame, type Ticketed } from "./protocol";
 import {
   closeRevoked,
@@ -14,7 +15,8 @@ import {
 } from "./revocation";
 
 /** Who listens: an agent (with the inboxes they may see; null = all) or an administrator. */
-export type FeedListener = { userId: number; name: string; inboxIds: number[] | null } & Ticketed;
+export type FeedListener = { userId: number; name: string; inboxIds: number[] | null } & Ticketed &
+  PresenceListener;
 
 /**
  * A frame for the agents who may see `inboxId` (the modules type the frame, see FeedFrame), or
@@ -22,12 +24,18 @@ export type FeedListener = { userId: number; name: string; inboxIds: number[] | 
  */
 export type FeedEvent<F extends Frame = Frame> =
   | { frame: F; inboxId: number; userId?: undefined }
-  | { frame: F; userId: number; inboxId?: undefined };
+  | { frame: F; userId: number; inboxId?: undefined }
+  /** Every listener (presence). */
+  | { frame: F; inboxId: null; userId?: undefined };
 
-const hears = (listener: FeedListener, event: FeedEvent) =>
-  event.userId !== undefined
+const hears = (listener: FeedListener, event: FeedEvent) => {
+  if (event.inboxId === null) {
+    return true;
+  }
+  return event.userId !== undefined
     ? listener.userId === event.userId
     : listener.inboxIds === null || listener.inboxIds.includes(event.inboxId);
+};
 
 const listenerHolder = (listener: FeedListener): Holder => ({ kind: "user", id: listener.userId });
 
@@ -39,10 +47,12 @@ const listenerHolder = (listener: FeedListener): Holder => ({ kind: "user", id: 
 export class AccountFeed extends DurableObject<Bindings> {
   private seq = 0;
   private readonly directory: SocketDirectory;
+  private readonly presence: FeedPresence;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     this.directory = new SocketDirectory(ctx.storage);
+    this.presence = new FeedPresence(ctx, env, (f) => this.publish({ frame: f, inboxId: null }));
   }
 
   async publish(event: FeedEvent): Promise<void> {
@@ -122,6 +132,7 @@ export class AccountFeed extends DurableObject<Bindings> {
       closeRevoked([pair[1]]);
     } else {
       pair[1].send(frame<ControlFrame>({ event: "ready", data: { feed: "account" } }, this.seq));
+      this.presence.arrived(listener);
     }
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
@@ -143,5 +154,10 @@ export class AccountFeed extends DurableObject<Bindings> {
     } catch {
       // already closed
     }
+    await this.presence.left(ws, ws.deserializeAttachment() as FeedListener | null);
+  }
+
+  override async alarm(): Promise<void> {
+    await this.presence.alarm();
   }
 }

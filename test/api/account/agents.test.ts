@@ -29,7 +29,8 @@ const agentRecord = (
 ) => ({
   id: user.id,
   account_id: accountId,
-  availability_status: "online",
+  // Chose online (the default), auto_offline, no socket open: offline until one opens.
+  availability_status: "offline",
   auto_offline: true,
   confirmed: true,
   email: user.email,
@@ -152,7 +153,13 @@ describe("POST /api/v1/accounts/{account_id}/agents", () => {
     const { account, admin } = await createWorld();
     const res = await api(agents(account.id), {
       token: admin.token,
-      body: { name: "A", email: `${unique("a")}@example.com`, availability: "available" },
+      // auto_offline off: the chosen availability is the status, with or without a socket.
+      body: {
+        name: "A",
+        email: `${unique("a")}@example.com`,
+        availability: "available",
+        auto_offline: false,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.availability_status).toBe("online");

@@ -390,7 +390,8 @@ describe("GET /conversations/{id}", () => {
         assignee: {
           id: w.agent.id,
           account_id: w.account.id,
-          availability_status: "online",
+          // Chose online, auto_offline, no socket open: offline (live presence).
+          availability_status: "offline",
           auto_offline: true,
           confirmed: true,
           email: w.agent.email,

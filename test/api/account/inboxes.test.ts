@@ -72,6 +72,7 @@ describe("POST /api/v1/accounts/{account_id}/inboxes", () => {
       timezone: "Europe/Berlin",
       callback_webhook_url: null,
       allow_messages_after_resolved: true,
+      auto_assignment_config: { max_assignment_limit: null },
       lock_to_single_conversation: false,
       sender_name_type: "friendly",
       business_name: null,

@@ -21,7 +21,12 @@ async function member(
 ) {
   const user = await createUser(values);
   await addToAccount(accountId, user.id, "agent");
-  await db().update(t.accountUsers).set({ availability }).where(eq(t.accountUsers.userId, user.id));
+  // Online with a socket open (live presence): the feed would have set connected_at.
+  const connectedAt = availability === "online" ? Math.floor(Date.now() / 1000) : null;
+  await db()
+    .update(t.accountUsers)
+    .set({ availability, connectedAt })
+    .where(eq(t.accountUsers.userId, user.id));
   await addInboxMember(inboxId, user.id);
   return user;
 }

@@ -1,4 +1,5 @@
 import type { z } from "@hono/zod-openapi";
+import { availabilityStatus } from "./presence";
 import type { AgentRow } from "./queries";
 import type { AgentSchema } from "./schema";
 
@@ -9,7 +10,7 @@ export function presentAgent({ user, membership }: AgentRow): AgentJson {
   return {
     id: user.id,
     account_id: membership.accountId,
-    availability_status: membership.availability,
+    availability_status: availabilityStatus(membership),
     auto_offline: membership.autoOffline,
     confirmed: user.confirmed,
     email: user.email,

@@ -27,6 +27,10 @@ function performerName(scope: ConversationScope): string | null {
   if (actor.kind === "user") {
     return actor.user.name;
   }
+  if (actor.kind === "system") {
+    // Auto-assignment, worded as the auto-resolve note ("… by system").
+    return "system";
+  }
   return actor.kind === "automation" ? "Automation System" : null;
 }
 

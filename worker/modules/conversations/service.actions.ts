@@ -8,6 +8,7 @@ import { teamIdsOfUser } from "../teams/queries";
 import type { ConversationScope } from "./access";
 import { assigneeActivity, labelActivity, statusActivity, teamActivity } from "./activity";
 import { changedAttributes, changeEvents, firstRow } from "./events";
+import { conversationHooks } from "./hooks";
 import { callerUserId } from "./policy";
 import {
   labelsOf,
@@ -96,6 +97,7 @@ export async function toggleStatus(
   const after = await save(scope, row, values, condition?.guard);
   if (after !== row) {
     await statusActivity(scope, row, after);
+    await conversationHooks().statusChanged(scope, row, after);
   }
   return after;
 }
@@ -128,7 +130,8 @@ export async function assign(
       return { kind: "agent", agent: null };
     }
     await checkAssignee(scope, row.inboxId, userId);
-    await save(scope, row, { assigneeId: userId });
+    // Assigned by hand: it leaves the auto-assignment queue.
+    await save(scope, row, { assigneeId: userId, assignmentQueuedAt: null });
     await assigneeActivity(scope, row, userId);
     return { kind: "agent", agent: (await findAgent(db, scope.account.id, userId)) ?? null };
   }
@@ -139,6 +142,25 @@ export async function assign(
     return { kind: "team", team };
   }
   return { kind: "none" };
+}
+
+/**
+ * An assignment made only while `guard` holds (auto-assignment: still unassigned, the agent
+ * still under the inbox's cap), with the events and note of a manual one. Answers the row as
+ * left: unchanged when the guard no longer held.
+ */
+export async function assignIf(
+  scope: ConversationScope,
+  row: ConversationRow,
+  userId: number,
+  guard: SQL,
+  values: Partial<NewConversation> = {},
+): Promise<ConversationRow> {
+  const after = await save(scope, row, { ...values, assigneeId: userId }, guard);
+  if (after !== row) {
+    await assigneeActivity(scope, row, userId);
+  }
+  return after;
 }
 
 /** The team record's `is_member`, for the caller. */

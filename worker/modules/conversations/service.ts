@@ -15,6 +15,7 @@ import { createMessage, type MessageScope } from "../messages/service";
 import { findTeam } from "../teams/queries";
 import type { ConversationScope } from "./access";
 import { firstRow } from "./events";
+import { conversationHooks } from "./hooks";
 import { viewerOf } from "./policy";
 import {
   assigneeStanding,
@@ -224,14 +225,17 @@ export async function createConversation(
 ): Promise<ConversationRow> {
   for (let attempt = 1; ; attempt++) {
     const checked = await checkCreate(scope, input);
+    let row: ConversationRow;
     try {
-      return await insertChecked(scope, input, checked);
+      row = await insertChecked(scope, input, checked);
     } catch (err) {
       const retryable = clashOn(err, "display_id") || clashOn(err, "source_id");
       if (!retryable || attempt >= 5) {
         throw clashOn(err, "source_id") ? invalidField("source_id", "should be unique") : err;
       }
+      continue;
     }
+    return conversationHooks().created(scope, row);
   }
 }
 

@@ -33,6 +33,9 @@ export function presentInbox(row: InboxRow, view: InboxView): InboxJson {
     enable_email_collect: row.enableEmailCollect,
     csat_survey_enabled: row.csatSurveyEnabled,
     enable_auto_assignment: row.enableAutoAssignment,
+    auto_assignment_config: {
+      max_assignment_limit: maxAssignmentLimit(row.autoAssignmentConfig),
+    },
     out_of_office_message: row.outOfOfficeMessage,
     working_hours: row.workingHours,
     timezone: row.timezone,
@@ -71,4 +74,10 @@ export function presentInboxBot(bot: AgentBotRow): z.infer<typeof InboxBotSchema
     bot_type: bot.botType,
     account_id: bot.accountId,
   };
+}
+
+/** The stored cap, when it is a positive whole number (null: no cap). */
+export function maxAssignmentLimit(config: Record<string, unknown>): number | null {
+  const limit = config.max_assignment_limit;
+  return typeof limit === "number" && Number.isInteger(limit) && limit > 0 ? limit : null;
 }

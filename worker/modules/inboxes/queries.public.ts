@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { InboxRow } from "../../db/schema";
 import { accountUsers, inboxes, inboxMembers, portals, users } from "../../db/schema";
+import { AVAILABILITY_STATUS } from "../agents/presence";
 
 /** The public API addresses an inbox by its inbox_identifier (both channel kinds). */
 export const findInboxByIdentifier = (db: Db, identifier: string) =>
@@ -23,7 +24,7 @@ const publicAgents = (db: Db, inbox: InboxRow) =>
       name: users.name,
       displayName: users.displayName,
       avatarUrl: users.avatarUrl,
-      availability: accountUsers.availability,
+      availability: AVAILABILITY_STATUS,
     })
     .from(inboxMembers)
     .innerJoin(users, eq(users.id, inboxMembers.userId))
@@ -33,7 +34,7 @@ const publicAgents = (db: Db, inbox: InboxRow) =>
     )
     .where(eq(inboxMembers.inboxId, inbox.id))
     .orderBy(
-      sql`case ${accountUsers.availability} when 'online' then 0 when 'busy' then 1 else 2 end`,
+      sql`case ${AVAILABILITY_STATUS} when 'online' then 0 when 'busy' then 1 else 2 end`,
       asc(inboxMembers.id),
     )
     .limit(PUBLIC_AGENTS_LIMIT);

@@ -45,6 +45,7 @@ export const InboxSchema = z
     enable_email_collect: z.boolean(),
     csat_survey_enabled: z.boolean(),
     enable_auto_assignment: z.boolean(),
+    auto_assignment_config: z.object({ max_assignment_limit: z.number().int().nullable() }),
     out_of_office_message: z.string().nullable(),
     working_hours: z.array(WorkingHourSchema),
     timezone: z.string(),
@@ -131,6 +132,10 @@ const InboxFields = {
   greeting_enabled: z.boolean(),
   greeting_message: text(10_000),
   enable_auto_assignment: z.boolean(),
+  /** Chatwoot's: at most this many open conversations per agent are auto-assigned (null: no cap). */
+  auto_assignment_config: z
+    .object({ max_assignment_limit: z.number().int().min(1).max(10_000).nullable().optional() })
+    .strict(),
   enable_email_collect: z.boolean(),
   csat_survey_enabled: z.boolean(),
   allow_messages_after_resolved: z.boolean(),

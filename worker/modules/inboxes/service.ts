@@ -114,6 +114,7 @@ const INBOX_COLUMNS = {
   greeting_enabled: "greetingEnabled",
   greeting_message: "greetingMessage",
   enable_auto_assignment: "enableAutoAssignment",
+  auto_assignment_config: "autoAssignmentConfig",
   enable_email_collect: "enableEmailCollect",
   csat_survey_enabled: "csatSurveyEnabled",
   allow_messages_after_resolved: "allowMessagesAfterResolved",

@@ -50,7 +50,8 @@ export async function feedListener(db: Db, accountId: number, actor: Actor, role
     role === "administrator"
       ? null
       : (await listMemberInboxes(db, accountId, identity.id)).map((r) => r.inbox.id);
-  return { userId: identity.id, name: identity.name, inboxIds };
+  const presence = identity.kind === "user" ? { accountId } : undefined;
+  return { userId: identity.id, name: identity.name, inboxIds, presence };
 }
 
 const CREDENTIAL_HEADERS = ["api_access_token", "api-access-token", "sec-websocket-protocol"];

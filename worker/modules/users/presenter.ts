@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { AccountUserRow, UserRow } from "../../db/schema";
 import { isoFromSeconds } from "../../lib/time";
+import { availabilityStatus } from "../agents/presence";
 import type { Sender } from "../messages/schema";
 import type { MembershipWithAccount } from "./queries";
 import type { AccountUserSchema, UserAccountSchema, UserRef, UserSchema } from "./schema";
@@ -25,8 +26,8 @@ function presentUserAccount({
     role: membership.role,
     permissions: [membership.role],
     availability: membership.availability,
-    // Presence is not tracked yet, so the status mirrors the availability the user chose.
-    availability_status: membership.availability,
+    // What the user chose, and (online) whether a socket of theirs is open.
+    availability_status: availabilityStatus(membership),
     auto_offline: membership.autoOffline,
     custom_role_id: null,
     custom_role: null,

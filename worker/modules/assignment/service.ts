@@ -1,0 +1,181 @@
+import type { ConversationRow, InboxRow } from "../../db/schema";
+import type { Bindings } from "../../env";
+import { createDeps } from "../../events/deps";
+import type { Frame } from "../../realtime/protocol";
+import { findAccount } from "../accounts/queries";
+import type { ConversationScope } from "../conversations/access";
+import { findById } from "../conversations/queries";
+import { assignIf } from "../conversations/service.actions";
+import { maxAssignmentLimit } from "../inboxes/presenter";
+import { findInboxById } from "../inboxes/queries.public";
+import {
+  autoAssigningInboxesOf,
+  dequeue,
+  eligibleMembers,
+  enqueue,
+  inboxesWithQueue,
+  queued,
+  setConnected,
+  stillAssignable,
+  touchMember,
+} from "./queries";
+
+/** Queued conversations tried per inbox per drain; the rest wait for the next one. */
+const DRAIN_LIMIT = 100;
+
+/** The service's own scope in the conversation's account, in a unit of work of its own. */
+function systemScopeOf(env: Bindings, account: ConversationScope["account"], now: () => number) {
+  const deps = createDeps(env, { now });
+  const scope: ConversationScope = {
+    deps,
+    account,
+    actor: { kind: "system" },
+    role: "administrator",
+  };
+  return scope;
+}
+
+const assignable = (row: ConversationRow | undefined) =>
+  row !== undefined && row.assigneeId === null && row.status === "open";
+
+/**
+ * Chatwoot parity (AutoAssignment::AgentAssignmentService, balanced): the eligible member with
+ * the fewest open conversations of the inbox, then the least recently assigned; each try is a
+ * conditional update that re-checks the cap, so a member filled meanwhile is skipped. Answers
+ * the assigned row, or null when nobody could take it.
+ */
+async function tryAssign(
+  scope: ConversationScope,
+  inbox: InboxRow,
+  row: ConversationRow,
+): Promise<ConversationRow | null> {
+  const { db } = scope.deps;
+  const cap = maxAssignmentLimit(inbox.autoAssignmentConfig);
+  let current = row;
+  for (const { userId } of await eligibleMembers(db, inbox.accountId, inbox.id, cap)) {
+    const guard = stillAssignable(userId, inbox.id, cap);
+    const after = await assignIf(scope, current, userId, guard, { assignmentQueuedAt: null });
+    if (after !== current) {
+      await touchMember(db, inbox.id, userId, scope.deps.now());
+      return after;
+    }
+    const fresh = await findById(db, current.id);
+    if (!fresh || !assignable(fresh)) {
+      return null;
+    }
+    current = fresh;
+  }
+  return null;
+}
+
+/** Assigns an open unassigned conversation of an auto-assigning inbox now, or queues it. */
+async function assignOrQueue(scope: ConversationScope, row: ConversationRow) {
+  const { deps } = scope;
+  const inbox = await findInboxById(deps.db, row.inboxId);
+  if (!inbox?.enableAutoAssignment || !assignable(row)) {
+    return row;
+  }
+  const system = systemScopeOf(deps.env, scope.account, deps.now);
+  try {
+    const assigned = await tryAssign(system, inbox, row);
+    if (assigned) {
+      return assigned;
+    }
+    const at = deps.now();
+    await enqueue(deps.db, row.id, at);
+    return { ...row, assignmentQueuedAt: row.assignmentQueuedAt ?? at };
+  } finally {
+    await system.deps.events.flush();
+  }
+}
+
+/** The conversations hook: every new conversation of an auto-assigning inbox. */
+export const assignNew = (scope: ConversationScope, row: ConversationRow) =>
+  assignOrQueue(scope, row);
+
+/**
+ * The status hook: a conversation (re)opened unassigned is assigned or queued (Chatwoot assigns
+ * on a bot handoff too); one that leaves open frees its agent's slot, so the queue moves.
+ */
+export async function afterStatusChange(
+  scope: ConversationScope,
+  before: ConversationRow,
+  after: ConversationRow,
+) {
+  if (after.status === "open") {
+    await assignOrQueue(scope, after);
+  } else if (before.status === "open" && before.assigneeId !== null) {
+    await drainInbox(scope.deps.env, after.inboxId, scope.deps.now());
+  }
+}
+
+/** Assigns an inbox's queue, oldest first, until nobody eligible is left. */
+export async function drainInbox(env: Bindings, inboxId: number, now: number): Promise<number> {
+  const { db } = createDeps(env);
+  const inbox = await findInboxById(db, inboxId);
+  if (!inbox?.enableAutoAssignment) {
+    return 0;
+  }
+  let assigned = 0;
+  for (const row of await queued(db, inbox.id, DRAIN_LIMIT)) {
+    if (!assignable(row)) {
+      await dequeue(db, row.id);
+      continue;
+    }
+    const account = await accountOf(env, row);
+    const scope = systemScopeOf(env, account, () => now);
+    try {
+      if (!(await tryAssign(scope, inbox, row))) {
+        break;
+      }
+      assigned++;
+    } finally {
+      await scope.deps.events.flush();
+    }
+  }
+  return assigned;
+}
+
+async function accountOf(env: Bindings, row: ConversationRow) {
+  const account = await findAccount(createDeps(env).db, row.accountId);
+  if (!account) {
+    throw new Error("conversation without an account");
+  }
+  return account;
+}
+
+/** The cron's safety net: every inbox with a queue (a missed slot or presence change). */
+export async function drainQueues(env: Bindings, now: number): Promise<number> {
+  let assigned = 0;
+  for (const { inboxId } of await inboxesWithQueue(createDeps(env).db, 1000)) {
+    assigned += await drainInbox(env, inboxId, now);
+  }
+  return assigned;
+}
+
+/**
+ * The feed's presence hook: records whether the agent has a live socket; when that changed,
+ * a newly connected agent takes from their inboxes' queues, and the account's listeners get a
+ * `presence.update` frame (Chatwoot's event name) with the agent's status.
+ */
+export async function presenceChanged(
+  env: Bindings,
+  accountId: number,
+  userId: number,
+  connected: boolean,
+): Promise<Frame | null> {
+  const { db, now } = createDeps(env);
+  const changed = await setConnected(db, accountId, userId, connected ? now() : null);
+  if (!changed) {
+    return null;
+  }
+  if (connected) {
+    for (const { inboxId } of await autoAssigningInboxesOf(db, accountId, userId)) {
+      await drainInbox(env, inboxId, now());
+    }
+  }
+  return {
+    event: "presence.update",
+    data: { account_id: accountId, users: { [userId]: changed.status } },
+  };
+}
