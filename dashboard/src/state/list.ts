@@ -165,9 +165,16 @@ function onFrame(frame: Frame) {
   const before = model.rows.get(id);
   const verdict = model.apply(frame);
   if (verdict === "fetch") {
-    void fetchOne(Number(frame.data.id));
+    void fetchOne(id);
   } else if (verdict === "changed") {
     changed();
+  }
+  // A new conversation's first message is written just after it (the widget creates, then
+  // sends; a greeting may come first), and the feed has no message frames: read it again soon.
+  if (frame.event === "conversation.created" && verdict === "fetch") {
+    for (const ms of [800, 2500]) {
+      setTimeout(() => void fetchOne(id), ms);
+    }
   }
   scheduleCounts();
   for (const fn of listeners) {
