@@ -117,7 +117,9 @@ describe("the agents' app", () => {
       await input.fill(text);
       await input.press("Enter");
       // Stored: the widget says Sent, or Read once Ada's open thread has marked it read.
-      await bubble(visitor.page, text).locator(".pw-meta", { hasText: /Sent|Read/ }).waitFor();
+      await bubble(visitor.page, text)
+        .locator(".pw-meta", { hasText: /Sent|Read/ })
+        .waitFor();
     }
     await ada.page.locator("#composer").fill("Bob has it now.");
     await ada.page.locator("#composer").press("Enter");
