@@ -429,7 +429,6 @@ function follow() {
 function render(doc) {
   schemas = doc.components?.schemas ?? {};
   document.title = `${doc.info?.title ?? "API"} reference`;
-  document.getElementById("version").textContent = `version ${doc.info?.version ?? ""}`;
   const groups = new Map();
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {

@@ -45,6 +45,7 @@ const page = (c: Context<AppEnv>) => {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Parley API reference</title>
+    <meta name="description" content="Parley's API: every endpoint with its fields, an example request and its response." />
     <link rel="icon" href="/parley-icon.svg" type="image/svg+xml" />
     <link rel="stylesheet" href="/api-docs.css" />
     <script src="/api-docs.js" defer></script>
@@ -53,7 +54,7 @@ const page = (c: Context<AppEnv>) => {
     <header>
       <div class="bar">
         <a class="brand" href="/"><img src="/parley-icon.svg" alt="" width="24" height="24" />Parley API</a>
-        <span id="version" class="mu"></span>
+        <span id="version" class="mu">version ${c.env.SERVICE_VERSION ?? "dev"}</span>
         <label class="find"><span class="sr">Filter operations</span>
           <input id="filter" type="search" placeholder="Filter: method, path or words" autocomplete="off" />
         </label>
