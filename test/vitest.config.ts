@@ -7,6 +7,12 @@ import { defineConfig, defineProject } from "vitest/config";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
+/**
+ * expect.poll waits up to 20 s (vitest's default is 1 s, which a loaded machine overruns while
+ * a message is stored): a margin that only delays a failure (docs/testing.md, "Time in tests").
+ */
+const expectOptions = { poll: { timeout: 20_000 } };
+
 /** The Worker's suites: inside workerd, against a real local D1. */
 const worker = defineProject({
   plugins: [
@@ -35,6 +41,7 @@ const worker = defineProject({
   ],
   test: {
     name: "worker",
+    expect: expectOptions,
     root,
     include: [
       "test/api/**/*.test.ts",
@@ -58,6 +65,7 @@ const widget = defineProject({
   plugins: [preact({ prerender: { enabled: false } })],
   test: {
     name: "widget",
+    expect: expectOptions,
     root,
     environment: "happy-dom",
     // Nothing leaves the process: happy-dom loads no iframe page (its default), quietly.
@@ -77,6 +85,7 @@ const dashboard = defineProject({
   plugins: [preact({ prerender: { enabled: false } })],
   test: {
     name: "dashboard",
+    expect: expectOptions,
     root,
     environment: "happy-dom",
     environmentOptions: {
@@ -98,6 +107,7 @@ const dashboard = defineProject({
 const e2e = defineProject({
   test: {
     name: "e2e",
+    expect: expectOptions,
     root,
     environment: "node",
     include: ["test/e2e/**/*.test.mts"],
