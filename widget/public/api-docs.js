@@ -426,26 +426,30 @@ function follow() {
   }
 }
 
-function render(doc) {
+/** Lets the browser paint and take input between chunks (no long task on a slow phone). */
+const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function render(doc) {
   schemas = doc.components?.schemas ?? {};
   document.title = `${doc.info?.title ?? "API"} reference`;
   const groups = new Map();
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {
-      const op = item[method];
-      if (op) {
-        const tag = op.tags?.[0] ?? "Other";
-        groups.set(tag, [...(groups.get(tag) ?? []), operation(path, method, op)]);
+      if (item[method]) {
+        const tag = item[method].tags?.[0] ?? "Other";
+        groups.set(tag, [...(groups.get(tag) ?? []), [path, method, item[method]]]);
       }
     }
   }
   for (const [tag, ops] of groups) {
     const id = `tag-${tag.replace(/[^A-Za-z0-9]+/g, "-")}`;
-    main.append(el("section", { id }, el("h2", { text: tag }), ...ops));
+    const built = ops.map(([path, method, op]) => operation(path, method, op));
+    main.insertBefore(el("section", { id }, el("h2", { text: tag }), ...built), status);
     toc.append(el("li", {}, el("a", { href: `#${id}`, text: `${tag} (${ops.length})` })));
+    await breathe();
   }
   if (Object.keys(schemas).length > 0) {
-    main.append(schemaSection());
+    main.insertBefore(schemaSection(), status);
     toc.append(el("li", {}, el("a", { href: "#schemas", text: "Schemas" })));
   }
   status.textContent = "";
