@@ -137,6 +137,21 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
     return closed;
   }
 
+  /**
+   * Closes the visitor sockets of these sessions (contact_inbox source_ids) whose access ended
+   * (an inbox switched hmac_mandatory on: docs/public-api.md); reconnecting is refused.
+   */
+  async closeVisitorSessions(sources: string[]): Promise<number> {
+    const ended = new Set(sources);
+    const sockets = this.ctx.getWebSockets("contact").filter((ws) => {
+      const who = ws.deserializeAttachment() as SocketIdentity | null;
+      return who?.source !== undefined && ended.has(who.source);
+    });
+    const closed = closeRevoked(sockets);
+    this.sockets.refreshPresence();
+    return closed;
+  }
+
   /** What the room's owner forgets about holders whose access was revoked (its caches). */
   protected revoked(_holders: Holder[] | null): void {}
 

@@ -17,7 +17,7 @@ import {
   pub,
 } from "../../support/factories-public";
 import { api, expectError } from "../../support/http";
-import { openSocket } from "../../support/ws";
+import { type LiveSocket, openSocket } from "../../support/ws";
 
 /** An account's known user: a contact with every personal field set, and a label. */
 async function knownUser(accountId: number) {
@@ -204,6 +204,41 @@ describe("switching hmac_mandatory on", () => {
       body: { hmac_mandatory: false },
     });
     expect((await pub(`${w.base}/contacts/${joined.source_id}`)).status).toBe(200);
+  });
+});
+
+describe("switching hmac_mandatory on, with visitor sockets open", () => {
+  it("closes the ended sessions' sockets at once, and only theirs", async () => {
+    const w = await createPublicWorld();
+    const { identifier } = await knownUser(w.account.id);
+    const joined = await createPublicContact(w.base, { identifier });
+    const anonymous = await createPublicContact(w.base, { name: "Anon" });
+    const sockets = [];
+    for (const s of [joined, anonymous]) {
+      const conversation = await pub(`${w.base}/contacts/${s.source_id}/conversations`, {
+        method: "POST",
+      });
+      const socket = await openSocket(
+        `/public/api/v1/live?pubsub_token=${s.pubsub_token}&conversation_id=${conversation.body.id}`,
+      );
+      await socket.next("ready");
+      sockets.push(socket);
+    }
+    const [ended, alive] = sockets as [LiveSocket, LiveSocket];
+    const on = await api(`/api/v1/accounts/${w.account.id}/inboxes/${w.inbox.id}`, {
+      method: "PATCH",
+      token: w.admin.token,
+      body: { hmac_mandatory: true },
+    });
+    expect(on.status).toBe(200);
+    // Closed before the switch's answer left, so well within 2 s of it.
+    const closed = await Promise.race([
+      ended.closed,
+      new Promise((resolve) => setTimeout(() => resolve("still open"), 2000)),
+    ]);
+    expect(closed).toMatchObject({ code: 4403 });
+    expect(alive.ws.readyState).toBe(WebSocket.OPEN);
+    alive.close();
   });
 });
 

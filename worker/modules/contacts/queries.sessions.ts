@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contactInboxes, contacts, readableJson } from "../../db/schema";
+import { contactInboxes, contacts, conversations, readableJson } from "../../db/schema";
 
 /** The public API's sessions (contact_inboxes as a visitor holds them) and their contacts. */
 
@@ -56,3 +56,22 @@ export const updateSession = (
     })
     .where(eq(contactInboxes.id, contactInboxId))
     .returning();
+
+/**
+ * The conversations (rooms) of the inbox's unverified sessions of identified contacts, with
+ * each session's source_id: whose visitor sockets close when hmac_mandatory is switched on.
+ */
+export const unverifiedIdentifiedRooms = (db: Db, inboxId: number) =>
+  db
+    .select({ conversationId: conversations.id, sourceId: contactInboxes.sourceId })
+    .from(conversations)
+    .innerJoin(contactInboxes, eq(contactInboxes.id, conversations.contactInboxId))
+    .innerJoin(contacts, eq(contacts.id, contactInboxes.contactId))
+    .where(
+      and(
+        eq(contactInboxes.inboxId, inboxId),
+        eq(contactInboxes.hmacVerified, false),
+        isNotNull(contacts.identifier),
+      ),
+    )
+    .all();

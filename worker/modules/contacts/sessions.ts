@@ -1,6 +1,9 @@
 import type { ContactInboxRow, ContactRow, InboxRow } from "../../db/schema";
+import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { hmacSha256Hex, timingSafeEqual } from "../../lib/hmac";
+import { roomFor } from "../messages/room";
+import { unverifiedIdentifiedRooms } from "./queries.sessions";
 
 /**
  * The rules of a public-API session (a contact_inbox held by a visitor) beyond its existence;
@@ -56,4 +59,21 @@ export async function verifyIdentity(
     throw hmacFailed();
   }
   return true;
+}
+
+/**
+ * The inbox has just switched hmac_mandatory on: the open visitor sockets of the sessions that
+ * ended (sessionEnded) close now; their HTTP calls and reconnections are refused on their own.
+ */
+export async function closeEndedSessions(deps: Deps, inbox: InboxRow): Promise<number> {
+  const rooms = new Map<number, string[]>();
+  for (const r of await unverifiedIdentifiedRooms(deps.db, inbox.id)) {
+    rooms.set(r.conversationId, [...(rooms.get(r.conversationId) ?? []), r.sourceId]);
+  }
+  const closed = await Promise.all(
+    [...rooms].map(([id, sources]) =>
+      roomFor(deps.env, inbox.accountId, id).closeVisitorSessions(sources),
+    ),
+  );
+  return closed.reduce((a, b) => a + b, 0);
 }

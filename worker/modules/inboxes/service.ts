@@ -6,6 +6,7 @@ import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
 import { findBot } from "../agent-bots/queries";
 import { type AuditWho, auditedChanges, auditStatement } from "../audit-logs/service";
+import { closeEndedSessions } from "../contacts/sessions";
 import { accessRevoked, botHolder } from "../live/revocation";
 import { ensureCalendars } from "../reports/calendar";
 import { checkReceiverUrl } from "../webhooks/service";
@@ -216,6 +217,10 @@ export async function updateInbox(
     // Reporting events recorded from now on count business seconds by the new hours, in every
     // isolate: the calendar lives in D1, rebuilt here rather than at the next periodic check.
     await ensureCalendars(deps.db, [row.id], deps.now(), { force: true });
+  }
+  if (row?.hmacMandatory && !inbox.hmacMandatory) {
+    // Unverified identified visitors' sessions end (docs/public-api.md): their sockets too.
+    await closeEndedSessions(deps, row);
   }
   return row ?? inbox;
 }

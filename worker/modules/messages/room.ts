@@ -163,7 +163,7 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
  */
 export type RoomStub = Pick<
   ConversationRoom,
-  "appendMessage" | "updateMessage" | "publish" | "setTyping" | "fetch"
+  "appendMessage" | "updateMessage" | "publish" | "setTyping" | "fetch" | "closeVisitorSessions"
 >;
 
 /** The one place room names are made: one room per conversation, keyed by account and id. */
