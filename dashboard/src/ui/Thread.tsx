@@ -115,8 +115,11 @@ export function Thread({ accountId }: { accountId: number }) {
           {others.length > 0 && `Also here: ${others.map((o) => o.name).join(", ")}`}
         </p>
       )}
-      <div
+      <section
         class="messages"
+        aria-label="Messages"
+        // Scrollable by keyboard too (axe: scrollable-region-focusable).
+        tabIndex={0}
         ref={scroller}
         onScroll={(e) => {
           const el = e.currentTarget as HTMLDivElement;
@@ -135,7 +138,7 @@ export function Thread({ accountId }: { accountId: number }) {
           ))}
           <Pendings />
         </ol>
-      </div>
+      </section>
       <p class="typing" aria-live="polite">
         {typers.value.length > 0 &&
           `${typers.value.map((t) => t.name || "Someone").join(", ")} ${typers.value.length > 1 ? "are" : "is"} typing…`}
