@@ -118,7 +118,7 @@ export function Thread({ accountId }: { accountId: number }) {
       <section
         class="messages"
         aria-label="Messages"
-        // Scrollable by keyboard too (axe: scrollable-region-focusable).
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable)
         tabIndex={0}
         ref={scroller}
         onScroll={(e) => {
