@@ -1,6 +1,13 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { describeAuthMatrix } from "../../support/auth-matrix";
-import { addInboxMember, createInbox, createTeam, createWorld } from "../../support/factories";
+import {
+  addInboxMember,
+  createInbox,
+  createTeam,
+  createWorld,
+  unique,
+} from "../../support/factories";
 import {
   conversationRow,
   createConversation,
@@ -8,6 +15,7 @@ import {
   insertMessage,
   MT,
 } from "../../support/factories-conversations";
+import { createLabel } from "../../support/factories-teams";
 import { api, expectError } from "../../support/http";
 
 type World = Awaited<ReturnType<typeof createWorld>>;
@@ -341,6 +349,33 @@ describe("GET/POST /conversations/{id}/labels", () => {
     expect((await api(url, { token: s.agent.token, body: { labels: [] } })).body).toEqual({
       payload: [],
     });
+  });
+
+  it("stores as many long labels as the schema allows (up to 100), never a 500", async () => {
+    const s = await actionSet();
+    const url = path(s.account.id, s.conv.displayId, "labels");
+    const many = Array.from({ length: 100 }, (_, i) => `label-${i}-${"x".repeat(40)}`);
+    const set = await api(url, { token: s.admin.token, body: { labels: many } });
+    expect(set.status).toBe(200);
+    expect(set.body.payload).toEqual([...many].sort());
+    const fewer = await api(url, { token: s.admin.token, body: { labels: many.slice(0, 7) } });
+    expect(fewer.body.payload).toEqual(many.slice(0, 7).sort());
+  });
+
+  it("counts a reporting fact for each of many account labels added at once", async () => {
+    const s = await actionSet();
+    const titles = Array.from({ length: 9 }, (_, i) => `report-${i}-${unique("l").toLowerCase()}`);
+    for (const title of titles) {
+      await createLabel(s.account.id, { title });
+    }
+    const url = path(s.account.id, s.conv.displayId, "labels");
+    expect((await api(url, { token: s.admin.token, body: { labels: titles } })).status).toBe(200);
+    const facts = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM reporting_events WHERE conversation_id = ? AND name = 'conversation_labelled'",
+    )
+      .bind(s.conv.id)
+      .first<{ n: number }>();
+    expect(facts?.n).toBe(9);
   });
 
   it("answers 422 for a bad body, keeping the labels", async () => {

@@ -182,11 +182,22 @@ const inboxesOf = (events: readonly AnyDomainEvent[]) =>
     return typeof inbox === "number" ? [inbox] : [];
   });
 
+/**
+ * Facts per INSERT … SELECT. A message weighs at most four, but one label change adds a fact
+ * per label (up to 100): D1 refuses a compound SELECT of more than five terms and a statement
+ * of more than 100 bound values, which 6 labels crossed (a 500 on POST …/labels).
+ */
+const FACTS_PER_STATEMENT = 4;
+
 /** Reporting events (and, by trigger, their rollups) in the batch of their domain events. */
 export const reportingWrites: DerivedWrites = {
   prepare: (db, events, at) => ensureCalendars(db, inboxesOf(events), at || nowSeconds()),
   statements: (db: Db, e: AnyDomainEvent, at: number): Batch[] => {
     const facts = factsOf(e, at).map((f) => ({ ...f, accountId: e.accountId }));
-    return facts.length === 0 ? [] : [insertFacts(db, facts)];
+    const statements: Batch[] = [];
+    for (let i = 0; i < facts.length; i += FACTS_PER_STATEMENT) {
+      statements.push(insertFacts(db, facts.slice(i, i + FACTS_PER_STATEMENT)));
+    }
+    return statements;
   },
 };
