@@ -27,7 +27,8 @@ describe("GET /api/v1/accounts/{account_id}/inbox_members/{inbox_id}", () => {
         {
           id: agent.id,
           account_id: account.id,
-          availability_status: "online",
+          // Chose online, auto_offline, no socket open: offline (live presence).
+          availability_status: "offline",
           auto_offline: true,
           confirmed: true,
           email: agent.email,

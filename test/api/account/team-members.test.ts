@@ -34,7 +34,8 @@ describe("GET /api/v1/accounts/{account_id}/teams/{team_id}/team_members", () =>
       {
         id: admin.id,
         account_id: account.id,
-        availability_status: "online",
+        // Chose online, auto_offline, no socket open: offline (live presence).
+        availability_status: "offline",
         auto_offline: true,
         confirmed: true,
         email: admin.email,
@@ -47,7 +48,8 @@ describe("GET /api/v1/accounts/{account_id}/teams/{team_id}/team_members", () =>
       {
         id: agent.id,
         account_id: account.id,
-        availability_status: "online",
+        // Chose online, auto_offline, no socket open: offline (live presence).
+        availability_status: "offline",
         auto_offline: true,
         confirmed: true,
         email: agent.email,
