@@ -31,6 +31,8 @@ export async function createWidgetInbox(
       name: agentName,
       email: `agent-${Date.now()}-${++seq}@e2e.example`,
       availability_status: availability,
+      // No socket of theirs is open here: the chosen status shows only without auto_offline.
+      auto_offline: false,
     });
     userIds.push(agent.id);
   }
