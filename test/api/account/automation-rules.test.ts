@@ -332,6 +332,19 @@ describe("PATCH /api/v1/accounts/{account_id}/automation_rules/{id}", () => {
     expect(res.body.payload.actions).toEqual(actions);
   });
 
+  it("answers 422, not 500, for condition keys that are only names of Object's prototype", async () => {
+    const { account, admin, inbox } = await createWorld();
+    for (const key of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      const body = validRule(inbox.id);
+      body.conditions = [
+        { ...body.conditions[0], attribute_key: key, query_operator: null },
+      ] as never;
+      const res = await api(rules(account.id), { token: admin.token, body });
+      expect(expectError(res, 422).details[0]?.path).toBe("conditions.0.attribute_key");
+    }
+    expect(await rulesOf(account.id)).toEqual([]);
+  });
+
   it("checks the kept conditions against a new event, and changes nothing on 422", async () => {
     const { account, admin } = await createWorld();
     const rule = await createRule(account.id, {

@@ -12,7 +12,7 @@ import {
   CUSTOM_VALUE_TYPE,
   customDefinition,
   type Facts,
-  RULE_FIELDS,
+  ruleField,
   type ValueType,
 } from "./fields";
 
@@ -32,7 +32,7 @@ type Reading = { type: ValueType; value: unknown; custom: boolean };
 
 function read(condition: RuleCondition, facts: Facts): Reading | null {
   const key = condition.attribute_key;
-  const field = RULE_FIELDS[key];
+  const field = ruleField(key);
   if (field) {
     return { type: field.type, value: field.read(facts), custom: false };
   }
@@ -127,7 +127,7 @@ function changed(condition: RuleCondition, facts: Facts): boolean {
   const spec = changeSpec(condition.values);
   const key = condition.attribute_key;
   let change = facts.changedAttributes[key];
-  if (!change && !RULE_FIELDS[key]) {
+  if (!change && !ruleField(key)) {
     const custom = facts.changedAttributes.custom_attributes;
     const before = (custom?.previous_value ?? {}) as Record<string, unknown>;
     const after = (custom?.current_value ?? {}) as Record<string, unknown>;

@@ -213,3 +213,7 @@ export function customDefinition(
 /** Message keys only make sense for the message that triggered the rule. */
 export const fieldAllowedOn = (field: Field, event: RuleEvent) =>
   field.source !== "message" || event === "message_created";
+
+/** The standard field named `key`: own keys only ("constructor" or "__proto__" name none). */
+export const ruleField = (key: string): Field | undefined =>
+  Object.hasOwn(RULE_FIELDS, key) ? RULE_FIELDS[key] : undefined;

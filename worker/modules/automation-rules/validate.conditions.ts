@@ -16,6 +16,7 @@ import {
   fieldAllowedOn,
   RULE_FIELDS,
   type RuleEvent,
+  ruleField,
   type ValueType,
 } from "./fields";
 import type { RuleConditionInput } from "./schema";
@@ -95,7 +96,7 @@ function resolve(
   definitions: readonly CustomDefinition[],
 ): Target | ErrorDetail {
   const key = condition.attribute_key;
-  const field = RULE_FIELDS[key];
+  const field = ruleField(key);
   if (field) {
     return fieldAllowedOn(field, event)
       ? { kind: "field", field }
