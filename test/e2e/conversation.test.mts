@@ -206,6 +206,9 @@ describe("a visitor's conversation", () => {
     // answers (its frame and its ack) and cuts the connection, as a network failure right
     // after the store would.
     let cut = false;
+    // The proxied socket is up before the visitor types: on a loaded machine the reloaded frame
+    // opened it late, the message went over HTTP, and there was no ack to lose.
+    let proxied = false;
     await context.routeWebSocket(/\/live\?/, (ws) => {
       if (socketMode === "refuse") {
         ws.close();
@@ -215,6 +218,7 @@ describe("a visitor's conversation", () => {
       if (socketMode === "pass") {
         return;
       }
+      proxied = true;
       let echo: string | undefined;
       ws.onMessage((data) => {
         const frame = JSON.parse(String(data));
@@ -237,6 +241,7 @@ describe("a visitor's conversation", () => {
     await page.reload();
     await launcher(page).click();
     await bubble(page, "Are you still there?").waitFor();
+    await expect.poll(() => proxied).toBe(true);
     const input = chat(page).locator("textarea");
     await input.fill("ack lost in transit");
     await input.press("Enter");
