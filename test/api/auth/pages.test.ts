@@ -1,8 +1,9 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import worker from "../../../worker";
-import { createWorld, unique } from "../../support/factories";
+import { createWorld } from "../../support/factories";
 import { api } from "../../support/http";
+import { invitedAgent } from "../../support/invitations";
 import { recordMail } from "../../support/mail";
 
 let mail: ReturnType<typeof recordMail>;
@@ -30,20 +31,9 @@ async function page(path: string, form?: Record<string, string>) {
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-async function newAgent() {
-  const world = await createWorld();
-  const email = `${unique("agent")}@example.com`;
-  const res = await api(`/api/v1/accounts/${world.account.id}/agents`, {
-    token: world.admin.token,
-    body: { name: "New Agent", email },
-  });
-  expect(res.status).toBe(200);
-  return { ...world, email, link: mail.linkTo(email) };
-}
-
 describe("the mailed-link pages as product pages", () => {
   it("brand the set-password page with the account, show the email and a show-password button", async () => {
-    const { account, email, link } = await newAgent();
+    const { account, email, link } = await invitedAgent(mail);
     const form = await page(link);
     expect(form.status).toBe(200);
     expect(form.text).toContain(`<strong>${email}</strong>`);
@@ -72,7 +62,7 @@ describe("the mailed-link pages as product pages", () => {
   });
 
   it("offers 'Send me a new link' on a dead link, with no API jargon, and it mails one", async () => {
-    const { email } = await newAgent();
+    const { email } = await invitedAgent(mail);
     const dead = await page("/app/auth/password/edit?reset_password_token=nope");
     expect(dead.status).toBe(404);
     expect(dead.text).toContain("Send me a new link");

@@ -3,6 +3,7 @@ import { createWorld, unique } from "../../support/factories";
 import { findUserRow } from "../../support/factories-inboxes";
 import { freshIp } from "../../support/factories-public";
 import { api, expectError } from "../../support/http";
+import { invitedAgent } from "../../support/invitations";
 import { recordMail } from "../../support/mail";
 import { inOneWindow } from "../../support/rate-window";
 import { apiSettled } from "../../support/settled";
@@ -31,21 +32,9 @@ async function SELFfetch(path: string, form?: Record<string, string>) {
 const signIn = (email: string, password: string, headers = ip()) =>
   api("/auth/sign_in", { body: { email, password }, headers });
 
-/** An agent added through the account API, and the path of the link mailed to them. */
-async function invitedAgent() {
-  const world = await createWorld();
-  const email = `${unique("agent")}@example.com`;
-  const res = await api(`/api/v1/accounts/${world.account.id}/agents`, {
-    token: world.admin.token,
-    body: { name: "New Agent", email },
-  });
-  expect(res.status).toBe(200);
-  return { ...world, email, id: res.body.id as number, link: mail.linkTo(email) };
-}
-
 describe("an agent created through the account API", () => {
   it("is mailed a link, chooses a password, signs in and calls the API with the token", async () => {
-    const { account, email, id, link } = await invitedAgent();
+    const { account, email, id, link } = await invitedAgent(mail);
     expect(mail.sent.at(-1)?.subject).toContain(account.name);
     expect(link).toMatch(/^\/app\/auth\/password\/edit\?reset_password_token=\w{43}$/);
     expect((await findUserRow(id))?.confirmed).toBe(false);
@@ -90,7 +79,7 @@ describe("an agent created through the account API", () => {
   });
 
   it("keeps the form on a short or mismatched password, and the link stays usable", async () => {
-    const { email, link } = await invitedAgent();
+    const { email, link } = await invitedAgent(mail);
     const token = new URL(`http://x${link}`).searchParams.get("reset_password_token") ?? "";
     const short = await page("/app/auth/password/edit", {
       reset_password_token: token,
@@ -127,7 +116,7 @@ describe("an agent created through the account API", () => {
 
 describe("POST /auth/sign_in", () => {
   it("answers every wrong email or password with the same 401", async () => {
-    const { email, link } = await invitedAgent();
+    const { email, link } = await invitedAgent(mail);
     const token = new URL(`http://x${link}`).searchParams.get("reset_password_token") ?? "";
     await api("/auth/password", {
       method: "PUT",
@@ -193,7 +182,7 @@ describe("POST /auth/sign_in", () => {
 
 describe("password reset", () => {
   it("answers the same for known and unknown emails, and mails only the known", async () => {
-    const { email } = await invitedAgent();
+    const { email } = await invitedAgent(mail);
     const before = mail.sent.length;
     // The mail leaves after the answer (waitUntil): apiSettled waits for that too.
     const known = await apiSettled("/auth/password", { body: { email } });
@@ -209,7 +198,7 @@ describe("password reset", () => {
   });
 
   it("sets a new password through PUT /auth/password; the newest link voids older ones", async () => {
-    const { email, link: first } = await invitedAgent();
+    const { email, link: first } = await invitedAgent(mail);
     await apiSettled("/auth/password", { body: { email } });
     const latest = mail.linkTo(email);
     expect(latest).not.toBe(first);
