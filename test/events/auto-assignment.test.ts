@@ -51,6 +51,22 @@ async function presenceOf(socket: Awaited<ReturnType<typeof openSocket>>, userId
   }
 }
 
+/** The conversation_assigned reporting facts of an inbox, as [conversation, user]. */
+const assignedFacts = async (inboxId: number) =>
+  (
+    await db()
+      .select()
+      .from(t.reportingEvents)
+      .where(
+        and(
+          eq(t.reportingEvents.inboxId, inboxId),
+          eq(t.reportingEvents.name, "conversation_assigned"),
+        ),
+      )
+      .orderBy(asc(t.reportingEvents.id))
+      .all()
+  ).map((r) => [r.conversationId, r.userId]);
+
 const notesOf = (conversationId: number) =>
   db()
     .select({ content: t.messages.content })
@@ -84,6 +100,8 @@ describe("auto-assignment (inbox enable_auto_assignment)", () => {
       performed_by: { type: "system" },
       changed_attributes: { assignee_id: { previous_value: null, current_value: a.id } },
     });
+    // Counted in the reports as a manual assignment is, once each.
+    expect(await assignedFacts(w.inbox.id)).toEqual(rows.map((r) => [r.id, r.assigneeId]));
   });
 
   it("never assigns members who are offline, busy, or not in the inbox; leaves other inboxes alone", async () => {
@@ -124,6 +142,8 @@ describe("auto-assignment (inbox enable_auto_assignment)", () => {
       .sort((x, y) => (x.assignmentQueuedAt ?? 0) - (y.assignmentQueuedAt ?? 0) || x.id - y.id);
     expect(queue).toHaveLength(45);
     expect(queue.every((r) => r.assignmentQueuedAt !== null)).toBe(true);
+    // One reporting fact per assignment that happened, none for the tries that lost the race.
+    expect(await assignedFacts(w.inbox.id)).toHaveLength(5);
     // Resolving one frees a slot: the oldest waiting conversation takes it at once.
     const first = rows.find((r) => r.assigneeId === agent.id);
     const res = await api(
@@ -139,6 +159,8 @@ describe("auto-assignment (inbox enable_auto_assignment)", () => {
       assignmentQueuedAt: null,
     });
     expect(after.find((r) => r.id === queue[1]?.id)?.assigneeId).toBeNull();
+    expect((await assignedFacts(w.inbox.id)).at(-1)).toEqual([queue[0]?.id, agent.id]);
+    expect(await assignedFacts(w.inbox.id)).toHaveLength(6);
   }, 120_000);
 
   it("a waiting queue goes to an agent as they come online (socket), oldest first; offline again after the grace", async () => {

@@ -6,6 +6,7 @@ import type { AnyDomainEvent, ChangedAttributes, IdRef } from "../../events/type
 import { nowSeconds } from "../../lib/time";
 import { ensureCalendars } from "./calendar";
 import {
+  assigneeRecorded,
   type Fact,
   fromConversation,
   fromMessage,
@@ -27,8 +28,12 @@ const moment = (name: string, at: SQL, from: Fact["from"], user = sql`c.assignee
   ({ name, from, start: at, end: at, user }) satisfies FactDraft;
 
 /** Counted at creation and at each later assignment, so both share one definition. */
-const assigned = (ref: IdRef, at: SQL) =>
-  moment("conversation_assigned", at, fromConversation(ref, sql`AND c.assignee_id IS NOT NULL`));
+const assigned = (ref: IdRef, at: SQL, guard: SQL = sql``) =>
+  moment(
+    "conversation_assigned",
+    at,
+    fromConversation(ref, sql`AND c.assignee_id IS NOT NULL ${guard}`),
+  );
 const teamAssigned = (ref: IdRef, at: SQL) =>
   moment("conversation_team_assigned", at, fromConversation(ref, sql`AND c.team_id IS NOT NULL`));
 
@@ -161,7 +166,8 @@ export function factsOf(e: AnyDomainEvent, at: number): FactDraft[] {
     case "conversation.updated":
       return e.ifChanged ? [] : labelFacts(e.data.changed_attributes, ref, at);
     case "assignee.changed":
-      return e.ifChanged ? [] : [assigned(ref, now)];
+      // An auto-assignment is conditional: counted only when its update happened.
+      return [assigned(ref, now, e.ifChanged ? assigneeRecorded(at) : sql``)];
     case "team.changed":
       return e.ifChanged ? [] : [teamAssigned(ref, now)];
     case "message.created": {

@@ -89,6 +89,18 @@ export const statusRecorded = (at: number, status: string) =>
     AND o.name = 'conversation_status_changed' AND o.created_at = ${at}
     AND json_extract(o.payload, '$.changed_attributes.status.current_value') = ${status})`;
 
+/**
+ * For a conditional assignment (auto-assignment): its conversation_updated outbox row names the
+ * assignee the conversation now has, and no assignment of it was counted at `at` yet (a racing
+ * try of the same second whose update did not happen sees the winner's row).
+ */
+export const assigneeRecorded = (at: number) =>
+  sql`AND EXISTS (SELECT 1 FROM ${eventOutbox} o WHERE o.conversation_id = c.id
+    AND o.name = 'conversation_updated' AND o.created_at = ${at}
+    AND json_extract(o.payload, '$.changed_attributes.assignee_id.current_value') = c.assignee_id)
+  AND NOT EXISTS (SELECT 1 FROM ${reportingEvents} r WHERE r.conversation_id = c.id
+    AND r.name = 'conversation_assigned' AND r.created_at = ${at})`;
+
 /** The id of the account's label titled `title`, as SQL over `c` (NULL: no such label). */
 export const labelIdOf = (title: string) =>
   sql`(SELECT l.id FROM ${labels} l WHERE l.account_id = c.account_id AND l.title = ${title})`;
