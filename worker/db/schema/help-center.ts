@@ -120,6 +120,32 @@ export const helpArticles = sqliteTable(
   ],
 );
 
+/**
+ * "Was this helpful?" on a public article: one row per visitor and article (the visitor is the
+ * SHA-256 of a random cookie, never an address), so voting again changes the vote rather than
+ * adding one. The comment is the optional short text sent with it.
+ */
+export const helpArticleFeedback = sqliteTable(
+  "help_article_feedback",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    articleId: integer("article_id")
+      .notNull()
+      .references(() => helpArticles.id, { onDelete: "cascade" }),
+    visitor: text("visitor").notNull(),
+    helpful: integer("helpful", { mode: "boolean" }).notNull(),
+    comment: text("comment"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("help_article_feedback_visitor_unique").on(t.articleId, t.visitor),
+    // Counts per article and vote, read from the index alone.
+    index("help_article_feedback_counts_idx").on(t.articleId, t.helpful),
+  ],
+);
+
 export type PortalRow = typeof portals.$inferSelect;
+export type HelpArticleFeedbackRow = typeof helpArticleFeedback.$inferSelect;
 export type HelpCategoryRow = typeof helpCategories.$inferSelect;
 export type HelpArticleRow = typeof helpArticles.$inferSelect;
