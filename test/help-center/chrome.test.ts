@@ -17,6 +17,10 @@ async function portalWith(locales: string[], color = "#aa3300") {
     content: "Open **Settings** and pick the invoices tab.",
     category_id: category.id,
   });
+  // Every other locale has an article too: an empty locale is not offered (it redirects).
+  for (const locale of locales.slice(1)) {
+    await makeArticle(account.id, admin.token, portal.slug, { title: `Article ${locale}`, locale });
+  }
   return portal;
 }
 
@@ -58,6 +62,86 @@ describe("the help center's chrome (issue 24, point 5)", () => {
       `<a href="/hc/${portal.slug}/en">Go to the help center home</a>`,
     );
     expect(missing.text).toContain('role="search"');
+  });
+
+  it("offers only locales with a published article; an empty one leads to the home locale", async () => {
+    // en and fr have articles, de is allowed but empty (es only a draft).
+    const { account, admin } = await createWorld();
+    const portal = await makePortal(account.id, admin.token, {
+      config: { allowed_locales: ["en", "fr", "de", "es"], default_locale: "en" },
+    });
+    const enCategory = await makeCategory(account.id, admin.token, portal.slug, {
+      name: "Billing",
+    });
+    await makeCategory(account.id, admin.token, portal.slug, { name: "Konto", locale: "de" });
+    const en = await makeArticle(account.id, admin.token, portal.slug, {
+      title: "Invoices",
+      category_id: enCategory.id,
+    });
+    await makeArticle(account.id, admin.token, portal.slug, {
+      title: "Factures",
+      locale: "fr",
+      associated_article_id: en.id,
+    });
+    await makeArticle(account.id, admin.token, portal.slug, {
+      title: "Borrador",
+      locale: "es",
+      status: 0,
+    });
+    const hc = `/hc/${portal.slug}`;
+    for (const path of [`${hc}/en`, `${hc}/fr`, `${hc}/articles/${en.slug}`]) {
+      const res = await page(path);
+      expect(res.status, path).toBe(200);
+      expect(res.text, path).toContain('hreflang="fr"');
+      expect(res.text, path).not.toMatch(/hreflang="(de|es)"/);
+      expect(res.text, path).not.toContain(`href="${hc}/de"`);
+    }
+    // The switcher lists en and fr only.
+    const home = await page(`${hc}/en`);
+    expect(home.text.match(/<nav class="loc".*?<\/nav>/)?.[0].match(/hreflang="/g)).toHaveLength(2);
+    // Empty locales' pages redirect to the home locale; a search keeps its words.
+    for (const [path, to] of [
+      [`${hc}/de`, `${hc}/en`],
+      [`${hc}/es`, `${hc}/en`],
+      [`${hc}/de/categories/konto`, `${hc}/en`],
+      [`${hc}/de/articles?query=rechnung%20pdf`, `${hc}/en/articles?query=rechnung%20pdf`],
+    ]) {
+      const res = await page(path as string);
+      expect(res.status, path).toBe(302);
+      expect(res.headers.get("location"), path).toBe(to);
+    }
+    // JSON clients still get their (empty) answer; unknown locales stay 404.
+    const json = await page(`${hc}/de/articles.json`);
+    expect(json.status).toBe(200);
+    expect((JSON.parse(json.text) as { payload: unknown[] }).payload).toEqual([]);
+    expect((await page(`${hc}/ja`)).status).toBe(404);
+    // The sitemap has the homes of en and fr only, and no category of de.
+    const map = await page(`${hc}/sitemap.xml`);
+    expect(map.text).toContain(`${hc}/en</loc>`);
+    expect(map.text).toContain(`${hc}/fr</loc>`);
+    expect(map.text).not.toContain(`${hc}/de`);
+    expect(map.text).not.toContain(`${hc}/es`);
+  });
+
+  it("leads the bare portal URL to a locale with articles when the default has none", async () => {
+    const { account, admin } = await createWorld();
+    const portal = await makePortal(account.id, admin.token, {
+      config: { allowed_locales: ["en", "fr"], default_locale: "en" },
+    });
+    await makeArticle(account.id, admin.token, portal.slug, { title: "Factures", locale: "fr" });
+    const root = await page(`/hc/${portal.slug}`);
+    expect(root.status).toBe(200);
+    expect(root.text).toContain('<html lang="fr">');
+    expect(root.text).toContain("Factures");
+    expect(root.text).not.toContain('class="loc"');
+    const en = await page(`/hc/${portal.slug}/en`);
+    expect(en.status).toBe(302);
+    expect(en.headers.get("location")).toBe(`/hc/${portal.slug}/fr`);
+    // A portal with nothing published shows its default locale's home, not a loop.
+    const empty = await makePortal(account.id, admin.token);
+    const bare = await page(`/hc/${empty.slug}/en`);
+    expect(bare.status).toBe(200);
+    expect(bare.text).toContain("No articles yet.");
   });
 
   it("picks dark text on light brand colours and white on dark ones", () => {

@@ -82,6 +82,15 @@ describe("sanitizeHtml", () => {
       '<p>hi<img loading="lazy" decoding="async"><a href="https://e.example" rel="noopener noreferrer nofollow">l</a>bold</p>',
     );
   });
+
+  it("makes code blocks and tables (which scroll sideways) keyboard-focusable, only them", async () => {
+    const out = await sanitizeHtml(
+      '<pre tabindex="-1"><code>x</code></pre><table><tr><td>1</td></tr></table><p tabindex="0">p</p>',
+    );
+    expect(out).toBe(
+      '<pre tabindex="0"><code>x</code></pre><table tabindex="0"><tr><td>1</td></tr></table><p>p</p>',
+    );
+  });
 });
 
 describe("slugs and search words", () => {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { helpArticles, helpCategories } from "../../db/schema";
 
@@ -121,3 +121,17 @@ export const sitemapArticles = (db: Db, portalId: number) =>
     .orderBy(asc(helpArticles.id))
     .limit(50_000)
     .all();
+
+/**
+ * Which of `locales` have at least one published article, in the order given: one probe of
+ * help_articles_public_idx per locale (a portal offers a handful), never a scan of its articles.
+ */
+export async function liveLocales(db: Db, portalId: number, locales: string[]) {
+  if (locales.length === 0) {
+    return [];
+  }
+  const rows = await db.all<{ locale: string }>(
+    sql`SELECT l.value AS locale FROM json_each(${JSON.stringify(locales)}) l WHERE EXISTS (SELECT 1 FROM help_articles a WHERE a.portal_id = ${portalId} AND a.status = ${PUBLISHED} AND a.locale = l.value) ORDER BY l.key`,
+  );
+  return rows.map((r) => r.locale);
+}

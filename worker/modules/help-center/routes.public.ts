@@ -87,7 +87,7 @@ export async function servePortal(
   const result = await renderPublic(
     deps,
     portal,
-    (locale) => siteFor(portal, locale, prefix, base, origin),
+    (locale, offered) => siteFor(portal, locale, prefix, base, origin, offered),
     path,
     url.searchParams,
     json,
@@ -95,7 +95,13 @@ export async function servePortal(
   if (result.status !== 200) {
     return new Response(result.body, {
       status: result.status,
-      headers: { "content-type": result.type, ...SECURITY_HEADERS },
+      headers: {
+        "content-type": result.type,
+        ...SECURITY_HEADERS,
+        ...(result.location
+          ? { location: prefix + result.location, "cache-control": "no-store" }
+          : {}),
+      },
     });
   }
   headers["content-type"] = result.type;

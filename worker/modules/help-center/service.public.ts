@@ -8,6 +8,7 @@ import { findCategoryBySlug, portalCategories } from "./queries.categories";
 import {
   categoriesByIds,
   categoryArticles,
+  liveLocales,
   localeCategories,
   popularArticles,
   publishedArticle,
@@ -50,6 +51,7 @@ export function siteFor(
   prefix: string,
   canonicalBase: string,
   origin: string,
+  offered: string[],
 ): Site {
   return {
     portal,
@@ -57,8 +59,33 @@ export function siteFor(
     prefix,
     canonicalBase,
     logoUrl: portal.logoKey ? fileUrl(origin, portal.logoKey) : null,
+    offered,
   };
 }
+
+/** How renderPublic makes a page's Site: the locale, and the locales offered to visitors. */
+export type SiteMaker = (locale: string, offered: string[]) => Site;
+
+/**
+ * The locales worth offering: the allowed ones with a published article. A portal with none
+ * offers its default locale alone (its home says there are no articles yet); `home` is where
+ * the bare portal URL and an empty locale's pages lead: the default locale when it is offered.
+ */
+async function offeredLocales(deps: Deps, portal: PortalRow) {
+  const live = await liveLocales(deps.db, portal.id, portal.allowedLocales);
+  const offered = live.length > 0 ? live : [portal.defaultLocale];
+  const home = offered.includes(portal.defaultLocale)
+    ? portal.defaultLocale
+    : (offered[0] as string);
+  return { offered, home };
+}
+
+const redirect = (location: string): PublicResult => ({
+  status: 302,
+  body: "",
+  type: "text/plain; charset=utf-8",
+  location,
+});
 
 /**
  * One public page of a live portal, from the path after the portal's base (`/hc/{slug}` or
@@ -67,7 +94,7 @@ export function siteFor(
 export async function renderPublic(
   deps: Deps,
   portal: PortalRow,
-  site: (locale: string) => Site,
+  makeSite: SiteMaker,
   path: string,
   params: URLSearchParams,
   wantsJson: boolean,
@@ -75,14 +102,11 @@ export async function renderPublic(
   const decoded = path.split("/").filter(Boolean).map(safeDecode);
   const parts = decoded.filter((p): p is string => p !== null);
   if (parts.length !== decoded.length) {
-    return notFound(site(portal.defaultLocale));
+    return notFound(makeSite(portal.defaultLocale, [portal.defaultLocale]));
   }
   const [first, second, third] = parts;
   const isLocale = (l: string | undefined): l is string =>
     l !== undefined && portal.allowedLocales.includes(l);
-  if (parts.length === 0) {
-    return home(deps, site(portal.defaultLocale));
-  }
   if (parts.length === 1 && first === "favicon.svg") {
     // The portal's colour as its icon (when it has no logo): no 404 in the browser's console.
     const fill = color(portal.color);
@@ -93,31 +117,47 @@ export async function renderPublic(
     };
   }
   if (parts.length === 1 && first === "robots.txt") {
-    const base = site(portal.defaultLocale).canonicalBase;
+    const base = makeSite(portal.defaultLocale, []).canonicalBase;
     return {
       status: 200,
       type: "text/plain; charset=utf-8",
       body: `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`,
     };
   }
+  const { offered, home: homeLocale } = await offeredLocales(deps, portal);
+  const site = (locale: string) => makeSite(locale, offered);
+  if (parts.length === 0) {
+    return home(deps, site(homeLocale));
+  }
   if (parts.length === 1 && first === "sitemap.xml") {
-    const s = site(portal.defaultLocale);
+    const s = site(homeLocale);
     const [categories, articles] = await Promise.all([
       portalCategories(deps.db, portal.id),
       sitemapArticles(deps.db, portal.id),
     ]);
-    const live = categories.filter((c) => isLocale(c.locale));
+    const live = categories.filter((c) => offered.includes(c.locale));
     return {
       status: 200,
       type: "application/xml; charset=utf-8",
-      body: sitemap(s, portal.allowedLocales, live, articles),
+      body: sitemap(s, offered, live, articles),
     };
   }
   if (first === "articles" && second !== undefined && parts.length === 2) {
     return article(deps, portal, site, second);
   }
   if (!isLocale(first)) {
-    return notFound(site(portal.defaultLocale));
+    return notFound(site(homeLocale));
+  }
+  const search = parts.length === 2 && (second === "articles" || second === "articles.json");
+  const asJson = search && (wantsJson || second === "articles.json");
+  if (!offered.includes(first) && !asJson) {
+    // An allowed locale with nothing published: its pages would be empty, in chrome that may
+    // not even speak it. Lead to the home locale (a search keeps its words); JSON still answers.
+    const to = `/${encodeURIComponent(homeLocale)}`;
+    const query = params.get("query") ?? params.get("q");
+    return second === "articles" && parts.length === 2
+      ? redirect(`${to}/articles${query ? `?query=${encodeURIComponent(query)}` : ""}`)
+      : redirect(to);
   }
   if (parts.length === 1) {
     return home(deps, site(first));
@@ -125,13 +165,8 @@ export async function renderPublic(
   if (parts.length === 3 && second === "categories" && third !== undefined) {
     return category(deps, site(first), third);
   }
-  if (parts.length === 2 && (second === "articles" || second === "articles.json")) {
-    return searchResult(
-      deps,
-      site(first),
-      params.get("query") ?? params.get("q") ?? "",
-      wantsJson || second === "articles.json",
-    );
+  if (search) {
+    return searchResult(deps, site(first), params.get("query") ?? params.get("q") ?? "", asJson);
   }
   return notFound(site(first));
 }
@@ -158,7 +193,7 @@ async function category(deps: Deps, site: Site, slug: string): Promise<PublicRes
     categoryArticles(deps.db, site.portal.id, site.locale, row.id, 200),
     portalCategories(deps.db, site.portal.id),
   ]);
-  const linked = linkedTo(row, all).filter((c) => site.portal.allowedLocales.includes(c.locale));
+  const linked = linkedTo(row, all).filter((c) => site.offered.includes(c.locale));
   return html(categoryPage(site, row, articles, linked));
 }
 

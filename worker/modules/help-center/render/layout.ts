@@ -11,6 +11,11 @@ export type Site = {
   /** Absolute base for canonical URLs, OpenGraph and the sitemap. */
   canonicalBase: string;
   logoUrl: string | null;
+  /**
+   * The locales offered to visitors (switcher, hreflang, sitemap): the allowed ones with a
+   * published article, in the portal's order; the default alone when none has any.
+   */
+  offered: string[];
 };
 
 export type PageOptions = {
@@ -100,8 +105,8 @@ export function page(site: Site, opts: PageOptions): string {
     : "";
   const home = safeUrl(portal.homepageLink ?? "");
   const switcher =
-    portal.allowedLocales.length > 1
-      ? `<nav class="loc" aria-label="${esc(t.language)}">${portal.allowedLocales
+    site.offered.length > 1
+      ? `<nav class="loc" aria-label="${esc(t.language)}">${site.offered
           .map((l) => {
             const href = `${site.prefix}${opts.localePaths?.get(l) ?? `/${encodeURIComponent(l)}`}`;
             return `<a href="${esc(href || "/")}" hreflang="${esc(l)}" lang="${esc(l)}"${l === site.locale ? ' aria-current="page"' : ""}>${esc(l)}</a>`;

@@ -41,7 +41,7 @@ export function homePage(
     title: name,
     description: site.portal.headerText,
     path: `/${enc(site.locale)}`,
-    alternates: site.portal.allowedLocales.map((l) => ({ locale: l, path: `/${enc(l)}` })),
+    alternates: site.offered.map((l) => ({ locale: l, path: `/${enc(l)}` })),
     hero: true,
     body: `${cards ? `<h2>${esc(t.categories)}</h2><ul class="grid">${cards}</ul>` : ""}<h2>${esc(t.popular)}</h2>${articleList(site, popular)}`,
     jsonLd: {

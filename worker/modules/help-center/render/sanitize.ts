@@ -97,6 +97,11 @@ export async function sanitizeHtml(html: string): Promise<string> {
           el.setAttribute("rel", "noopener noreferrer nofollow");
         }
       }
+      if (tag === "pre" || tag === "table") {
+        // They scroll sideways on a phone: reachable from the keyboard (axe's
+        // scrollable-region-focusable), whatever the markup said.
+        el.setAttribute("tabindex", "0");
+      }
       if (tag === "img") {
         el.setAttribute("loading", "lazy");
         el.setAttribute("decoding", "async");
