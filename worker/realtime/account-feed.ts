@@ -52,7 +52,9 @@ export class AccountFeed extends DurableObject<Bindings> {
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     this.directory = new SocketDirectory(ctx.storage);
-    this.presence = new FeedPresence(ctx, env, (f) => this.publish({ frame: f, inboxId: null }));
+    this.presence = new FeedPresence(ctx, env, this.directory, (f) =>
+      this.publish({ frame: f, inboxId: null }),
+    );
   }
 
   async publish(event: FeedEvent): Promise<void> {
@@ -69,14 +71,27 @@ export class AccountFeed extends DurableObject<Bindings> {
     }
   }
 
-  /** Before a socket opens: its ticket, and (room sockets) the room that will hold it. */
-  async track(holder: Holder, room: string | null, inboxId: number | null): Promise<number> {
-    return this.directory.track(holder, room, inboxId);
+  /**
+   * Before a socket opens: its ticket, and (room sockets) the room that will hold it; an agent's
+   * room socket counts toward their presence (`accountId`: this feed's account).
+   */
+  async track(
+    holder: Holder,
+    room: string | null,
+    inboxId: number | null,
+    accountId?: number,
+  ): Promise<number> {
+    const ticket = this.directory.track(holder, room, inboxId);
+    if (room !== null) {
+      await this.presence.roomTracked(holder, accountId);
+    }
+    return ticket;
   }
 
   /** A room's last socket of `holder` closed (unless a newer one is on its way there). */
   async untrack(holder: Holder, room: string, ticket: number): Promise<void> {
     this.directory.untrack(holder, room, ticket);
+    await this.presence.roomLeft(holder);
   }
 
   /**
@@ -85,6 +100,12 @@ export class AccountFeed extends DurableObject<Bindings> {
    */
   async revoke(r: Revocation): Promise<void> {
     const at = this.directory.next();
+    // Whoever may lose their last socket here is checked for presence after the grace.
+    const users = new Set(
+      r.holders === null
+        ? [...this.directory.users(), ...this.feedUsers()]
+        : r.holders.filter((h) => h.kind === "user").map((h) => h.id),
+    );
     const accountWide = r.holders === null && r.inboxId === null;
     // A deleted inbox sends no more frames to anyone's feed; its rooms are closed below.
     if (r.holders !== null || accountWide) {
@@ -108,6 +129,7 @@ export class AccountFeed extends DurableObject<Bindings> {
         ).revokeSockets(r.holders, at),
       ),
     );
+    await this.presence.recheck(users);
     const failed = results.filter((x) => x.status === "rejected");
     if (failed.length > 0) {
       createLogger({ source: "feed" }).error("rooms not told of a revocation", {
@@ -115,6 +137,12 @@ export class AccountFeed extends DurableObject<Bindings> {
         error: (failed[0] as PromiseRejectedResult).reason,
       });
     }
+  }
+
+  private feedUsers(): number[] {
+    return this.ctx
+      .getWebSockets()
+      .flatMap((ws) => (ws.deserializeAttachment() as FeedListener | null)?.userId ?? []);
   }
 
   override async fetch(request: Request): Promise<Response> {

@@ -122,6 +122,26 @@ export class SocketDirectory {
     );
   }
 
+  /** The rooms listed for a holder (presence asks them whether the holder's socket is there). */
+  roomsOf(holder: Holder): string[] {
+    return this.storage.sql
+      .exec<{ room: string }>(
+        "SELECT room FROM socket_rooms WHERE kind = ? AND holder = ?",
+        holder.kind,
+        holder.id,
+      )
+      .toArray()
+      .map((r) => r.room);
+  }
+
+  /** The users with a room listed (a revocation for everyone may end their last sockets). */
+  users(): number[] {
+    return this.storage.sql
+      .exec<{ holder: number }>("SELECT DISTINCT holder FROM socket_rooms WHERE kind = 'user'")
+      .toArray()
+      .map((r) => r.holder);
+  }
+
   /** The rooms a revocation reaches, forgotten here (their sockets are about to close). */
   take(r: Revocation): string[] {
     const rooms = new Set<string>();

@@ -3,6 +3,7 @@ import { createDb } from "../db/client";
 import type { Bindings } from "../env";
 import type { Typer } from "../events/types";
 import { createLogger } from "../lib/logger";
+import { holdsSocket } from "./feed-presence";
 import {
   type ActionFrame,
   type ActionReply,
@@ -135,6 +136,11 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
     this.sockets.refreshPresence();
     this.revoked(holders);
     return closed;
+  }
+
+  /** Whether an open socket of `holder` is here (the account feed's presence asks). */
+  async holds(holder: Holder): Promise<boolean> {
+    return holdsSocket(this.ctx, holder);
   }
 
   /**

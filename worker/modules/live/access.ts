@@ -30,7 +30,7 @@ export async function ticketFor(
   room: { id: string; inboxId: number } | null,
 ): Promise<{ ticket: number; directory: string }> {
   const feed = feedFor(env, accountId);
-  const ticket = await feed.track(holder, room?.id ?? null, room?.inboxId ?? null);
+  const ticket = await feed.track(holder, room?.id ?? null, room?.inboxId ?? null, accountId);
   return { ticket, directory: feedIdFor(env, accountId).toString() };
 }
 
