@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Conversation, Frame, Summary } from "../../dashboard/src/lib/types";
+import type { Conversation, Frame, Message, Summary } from "../../dashboard/src/lib/types";
 import { DEFAULT_FILTER, type ListFilter, ListModel } from "../../dashboard/src/state/list-model";
 
 const ME = 7;
@@ -45,6 +45,33 @@ function frame(event: string, s: Partial<Summary> & { id: number }, seq = 1): Fr
   return { event, seq, data: data as unknown as Record<string, unknown> };
 }
 
+function msg(id: number, at: number, over: Partial<Message> = {}): Message {
+  return {
+    id,
+    content: `message ${id}`,
+    conversation_id: 1,
+    message_type: 0,
+    seq: id,
+    created_at: at,
+    private: false,
+    status: "sent",
+    content_type: "text",
+    echo_id: null,
+    ...over,
+  };
+}
+
+/** The feed's message.created: the summary as the message left it, with the message. */
+function activity(id: number, m: Message, unread: number, over: Partial<Summary> = {}): Frame {
+  const f = frame("message.created", {
+    id,
+    last_activity_at: m.created_at,
+    updated_at: m.created_at,
+    ...over,
+  });
+  return { ...f, data: { ...f.data, unread_count: unread, last_non_activity_message: m } };
+}
+
 const model = (f: Partial<ListFilter> = {}) => new ListModel({ ...DEFAULT_FILTER, ...f }, ME);
 
 describe("the conversation list's live merge", () => {
@@ -56,13 +83,52 @@ describe("the conversation list's live merge", () => {
     expect(m.apply(frame("conversation.created", { id: 5, assignee_id: 99 }))).toBe("ignored");
   });
 
-  it("moves a row up on new activity and asks for its preview", () => {
+  it("moves a row up on new activity; the preview comes with the message's own frame", () => {
     const m = model();
     m.upsert([conv(1), conv(2)], true);
     expect(
       m.apply(frame("conversation.updated", { id: 1, last_activity_at: 5000, updated_at: 5000 })),
-    ).toBe("fetch");
+    ).toBe("changed");
     expect(m.ids).toEqual([1, 2]);
+  });
+
+  it("a message frame moves its row at once: preview, unread count, time and order", () => {
+    const m = model();
+    m.upsert([conv(1), conv(2, { last_non_activity_message: msg(20, 1002) })], true);
+    expect(m.ids).toEqual([2, 1]);
+    expect(m.apply(activity(1, msg(30, 5000), 3))).toBe("changed");
+    expect(m.ids).toEqual([1, 2]);
+    expect(m.rows.get(1)).toMatchObject({
+      unread_count: 3,
+      last_activity_at: 5000,
+      last_non_activity_message: { id: 30, content: "message 30" },
+    });
+    // The frame of an older message, late (frames race pages): the preview stays the newest.
+    expect(m.apply(activity(1, msg(29, 4990), 2))).toBe("ignored");
+    expect(m.rows.get(1)?.last_non_activity_message?.id).toBe(30);
+    expect(m.rows.get(1)?.unread_count).toBe(3);
+    // A page read before the message does not undo it either.
+    m.upsert([conv(1, { last_activity_at: 1001, updated_at: 1001 })], true);
+    expect(m.rows.get(1)?.last_non_activity_message?.id).toBe(30);
+  });
+
+  it("a message in a conversation the list does not hold asks for it, unless it cannot belong", () => {
+    const m = model();
+    expect(m.apply(activity(5, msg(50, 6000), 1))).toBe("fetch");
+    expect(m.apply(activity(6, msg(60, 6000), 1, { assignee_id: 99 }))).toBe("ignored");
+    expect(m.apply(activity(7, msg(70, 6000), 1, { status: "resolved" }))).toBe("ignored");
+  });
+
+  it("a message frame whose summary is older than the row still brings its preview", () => {
+    const m = model({ assignee: "all" });
+    m.upsert([conv(1, { priority: "urgent", updated_at: 3000 })], true);
+    const late = activity(1, msg(11, 2900), 1, { updated_at: 2950, priority: null });
+    expect(m.apply(late)).toBe("changed");
+    expect(m.rows.get(1)).toMatchObject({
+      priority: "urgent",
+      updated_at: 3000,
+      last_non_activity_message: { id: 11 },
+    });
   });
 
   it("ignores a frame older than the row it concerns (out of order), and a duplicate is harmless", () => {

@@ -105,6 +105,12 @@ export type Summary = {
   updated_at: number;
 };
 
+/** The account feed's `message.created`: the summary as the message left it, and the message. */
+export type Activity = Summary & {
+  unread_count: number;
+  last_non_activity_message: Message;
+};
+
 export type Counts = {
   mine_count: number;
   unassigned_count: number;

@@ -1,4 +1,4 @@
-import type { Agent, Conversation, Frame, Status, Summary, Team } from "../lib/types";
+import type { Activity, Agent, Conversation, Frame, Status, Summary, Team } from "../lib/types";
 
 export type AssigneeTab = "me" | "unassigned" | "all";
 export type SortKey =
@@ -174,13 +174,14 @@ export class ListModel {
   }
 
   /**
-   * One account feed frame. Answers what the store should do: "fetch" the full record (a new
-   * conversation, or new activity whose preview the summary lacks), "changed", or "ignored"
-   * (an older change, or one that concerns no row and does not belong). The feed's seq is not
-   * used: it restarts with its Durable Object, so a duplicate is recognised by its content.
+   * One account feed frame. Answers what the store should do: "fetch" the full record (a
+   * conversation the list does not hold yet), "changed", or "ignored" (an older change, or one
+   * that concerns no row and does not belong). The feed's seq is not used: it restarts with its
+   * Durable Object, so a duplicate is recognised by its content.
    */
   apply(frame: Frame): "fetch" | "changed" | "ignored" {
-    if (!frame.event.startsWith("conversation.")) {
+    const isMessage = frame.event === "message.created";
+    if (!isMessage && !frame.event.startsWith("conversation.")) {
       return "ignored";
     }
     const s = frame.data as unknown as Summary;
@@ -192,14 +193,32 @@ export class ListModel {
     if (!held) {
       return fits === false ? "ignored" : "fetch";
     }
-    if (!notOlder(s, held)) {
+    const current = notOlder(s, held);
+    const message = isMessage ? newerMessage(frame.data as unknown as Activity, held) : null;
+    if (!current && !message) {
       return "ignored";
     }
-    if (fits === false) {
+    if (current && fits === false) {
       this.remove(s.id);
       return "changed";
     }
-    const newActivity = s.last_activity_at > held.last_activity_at;
+    let next = current ? this.merge(held, s) : held;
+    if (message) {
+      const a = frame.data as unknown as Activity;
+      next = {
+        ...next,
+        last_non_activity_message: message,
+        unread_count: a.unread_count,
+        last_activity_at: Math.max(next.last_activity_at, a.last_activity_at),
+      };
+    }
+    this.rows.set(s.id, next);
+    this.sort();
+    return "changed";
+  }
+
+  /** A held row with a summary's facts (names of a new assignee or team from the directory). */
+  private merge(held: Conversation, s: Summary): Conversation {
     const assignee =
       s.assignee_id === null
         ? null
@@ -212,7 +231,7 @@ export class ListModel {
         : held.meta.team?.id === s.team_id
           ? held.meta.team
           : (this.directory.team(s.team_id) ?? { id: s.team_id, name: "" });
-    this.rows.set(s.id, {
+    return {
       ...held,
       status: s.status,
       priority: s.priority,
@@ -222,8 +241,16 @@ export class ListModel {
       last_activity_at: s.last_activity_at,
       updated_at: s.updated_at,
       meta: { ...held.meta, assignee, team },
-    });
-    this.sort();
-    return newActivity ? "fetch" : "changed";
+    };
   }
+}
+
+/** The frame's message when it is at least as new as the row's preview (frames race pages). */
+function newerMessage(a: Activity, held: Conversation) {
+  const m = a.last_non_activity_message;
+  const shown = held.last_non_activity_message;
+  if (typeof m?.id !== "number") {
+    return null;
+  }
+  return !shown || m.id >= shown.id ? m : null;
 }

@@ -7,8 +7,11 @@ import { DEFAULT_FILTER, type ListFilter, ListModel } from "./list-model";
 import { token } from "./session";
 
 const PER_PAGE = 25;
-/** The feed has no message frames (docs/realtime.md): the first page is re-read this often. */
-const POLL_MS = 15_000;
+/**
+ * The feed carries every change the list shows (docs/realtime.md, "Account feed"); the first page
+ * is still re-read now and then, in case a frame was lost on the server's side.
+ */
+const POLL_MS = 60_000;
 
 export const filter = signal<ListFilter>({ ...DEFAULT_FILTER });
 /** Bumped on every change of the model (rows are not copied into signals: 10,000 of them). */
@@ -28,6 +31,10 @@ let feed: LiveSocket | null = null;
 let pollTimer: ReturnType<typeof setInterval> | undefined;
 let countsTimer: ReturnType<typeof setTimeout> | undefined;
 const fetching = new Set<number>();
+/** Message frames of rows being fetched: applied once the record is in (it may predate them). */
+const waiting = new Map<number, Frame[]>();
+/** The conversation open in the thread: a message there is read as it arrives. */
+let openId = 0;
 
 /** Someone who wants to hear of changes (notifications): the frame and the row before it. */
 type Listener = (frame: Frame, row: Conversation | undefined) => void;
@@ -100,6 +107,10 @@ export async function fetchOne(id: number) {
     const c = await request<Conversation>(acct(accountId, `/conversations/${id}`));
     if (gen === generation) {
       model.upsert([c]);
+      for (const f of waiting.get(id) ?? []) {
+        model.apply(f);
+      }
+      readIfOpen(id);
       changed();
     }
   } catch {
@@ -110,6 +121,7 @@ export async function fetchOne(id: number) {
     }
   } finally {
     fetching.delete(id);
+    waiting.delete(id);
   }
 }
 
@@ -158,25 +170,24 @@ export function setFilter(patch: Partial<ListFilter>) {
 }
 
 function onFrame(frame: Frame) {
-  if (!frame.event.startsWith("conversation.")) {
+  if (frame.event !== "message.created" && !frame.event.startsWith("conversation.")) {
     return;
   }
   const id = Number(frame.data.id);
   const before = model.rows.get(id);
   const verdict = model.apply(frame);
   if (verdict === "fetch") {
+    if (frame.event === "message.created") {
+      waiting.set(id, [...(waiting.get(id) ?? []), frame]);
+    }
     void fetchOne(id);
   } else if (verdict === "changed") {
+    readIfOpen(id);
     changed();
   }
-  // A new conversation's first message is written just after it (the widget creates, then
-  // sends; a greeting may come first), and the feed has no message frames: read it again soon.
-  if (frame.event === "conversation.created" && verdict === "fetch") {
-    for (const ms of [800, 2500]) {
-      setTimeout(() => void fetchOne(id), ms);
-    }
+  if (frame.event !== "message.created") {
+    scheduleCounts();
   }
-  scheduleCounts();
   for (const fn of listeners) {
     fn(frame, before);
   }
@@ -199,6 +210,21 @@ export function noteMessage(m: Message) {
     true,
   );
   changed();
+}
+
+/** The thread opened (or closed: 0) a conversation. */
+export function setOpen(id: number) {
+  openId = id;
+}
+
+/** A row whose conversation the agent is looking at shows nothing unread. */
+function readIfOpen(id: number) {
+  if (id === openId && document.visibilityState === "visible") {
+    const held = model.rows.get(id);
+    if (held && held.unread_count > 0) {
+      model.rows.set(id, { ...held, unread_count: 0 });
+    }
+  }
 }
 
 /** The open conversation was read: its unread marker goes. */
@@ -240,6 +266,7 @@ export function stopList() {
   feed = null;
   clearInterval(pollTimer);
   clearTimeout(countsTimer);
+  waiting.clear();
   generation += 1;
 }
 

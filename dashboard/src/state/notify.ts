@@ -1,5 +1,5 @@
 import { signal } from "../lib/signal";
-import type { Conversation, Frame } from "../lib/types";
+import type { Activity, Conversation, Frame } from "../lib/types";
 
 /** Sound and browser notifications are the agent's choice, kept in this browser. */
 const KEY = "parley.app.alerts";
@@ -49,19 +49,21 @@ function beep() {
 }
 
 /**
- * New activity on a conversation that is the agent's or nobody's, while the tab is hidden: a
- * notification (if allowed) and a beep (if chosen). The unread count goes in the tab's title.
+ * A new conversation, or a visitor's new message, on a conversation that is the agent's or
+ * nobody's, while the tab is hidden: a notification (if allowed) and a beep (if chosen). The
+ * agents' own replies and notes alert nobody. The unread count goes in the tab's title.
  */
 export function alertFor(frame: Frame, row: Conversation | undefined, meId: number) {
-  const summary = frame.data as { assignee_id?: number | null; last_activity_at?: number };
-  const mineOrNobody = summary.assignee_id === meId || summary.assignee_id === null;
+  const data = frame.data as Partial<Activity>;
+  const mineOrNobody = data.assignee_id === meId || data.assignee_id === null;
   if (!mineOrNobody || document.visibilityState === "visible") {
     return;
   }
-  if (
-    frame.event !== "conversation.created" &&
-    !(row && (summary.last_activity_at ?? 0) > row.last_activity_at)
-  ) {
+  const m = data.last_non_activity_message;
+  const shown = row?.last_non_activity_message;
+  const incoming =
+    frame.event === "message.created" && m?.message_type === 0 && !(shown && shown.id >= m.id);
+  if (frame.event !== "conversation.created" && !incoming) {
     return;
   }
   if (soundOn.peek()) {
@@ -69,9 +71,10 @@ export function alertFor(frame: Frame, row: Conversation | undefined, meId: numb
   }
   if (notificationsOn.peek()) {
     const who = row?.meta.sender?.name || "A visitor";
-    new Notification(frame.event === "conversation.created" ? "New conversation" : "New message", {
-      body: `${who} · #${String(frame.data.id)}`,
-      tag: `parley-${String(frame.data.id)}`,
+    const text = incoming ? (m?.content ?? "").slice(0, 120) : "";
+    new Notification(incoming ? `New message from ${who}` : "New conversation", {
+      body: text || `${who} · #${String(data.id)}`,
+      tag: `parley-${String(data.id)}`,
     });
   }
 }

@@ -2,7 +2,7 @@ import { acct, query, request } from "../lib/api";
 import { signal } from "../lib/signal";
 import { LiveSocket, type SocketState } from "../lib/socket";
 import type { Conversation, Frame, Message } from "../lib/types";
-import { fetchOne, markRead, noteMessage } from "./list";
+import { fetchOne, markRead, noteMessage, setOpen } from "./list";
 import { type Draft, Outbox, type Pending } from "./outbox";
 import { profile, token } from "./session";
 
@@ -221,6 +221,7 @@ export async function openThread(account: number, id: number) {
   const gen = generation;
   accountId = account;
   openId = id;
+  setOpen(id);
   threadError.value = "";
   try {
     const [c] = await Promise.all([
@@ -266,6 +267,7 @@ export function closeThread() {
   socket = null;
   generation += 1;
   openId = 0;
+  setOpen(0);
   lastSeq = 0;
   byId.clear();
   conversation.value = null;

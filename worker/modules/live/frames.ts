@@ -51,5 +51,16 @@ export type RecordFrame =
 /** Every frame a socket can receive (docs/realtime.md lists them with examples). */
 export type ServerFrame = Numbered<ControlFrame | RecordFrame>;
 
+/**
+ * The account feed's `message.created`: not the message's own frame (that one is the room's)
+ * but its conversation's summary as the message left it, with what a list row shows of it.
+ */
+export type ConversationActivity = Summary & {
+  unread_count: number;
+  last_non_activity_message: Message;
+};
+
 export type RoomFrame = RecordFrame;
-export type FeedFrame = RecordFrame;
+export type FeedFrame =
+  | Exclude<RecordFrame, { event: "message.created" | "message.updated" }>
+  | Frame<"message.created", ConversationActivity>;

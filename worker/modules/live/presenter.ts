@@ -1,9 +1,11 @@
+import type { ConversationRow } from "../../db/schema";
 import type { CommittedEvent } from "../../events/types";
 import type { RoomEvent } from "../../realtime/protocol";
 import {
   presentConversationForContact,
   presentConversationSummary,
 } from "../conversations/presenter";
+import type { Message } from "../messages/schema";
 import type { FeedFrame, LiveAssignee, RoomFrame } from "./frames";
 
 /** What one committed event shows: to the conversation's room and/or to the account feed. */
@@ -79,3 +81,21 @@ export function liveFramesOf(
       return {};
   }
 }
+
+/**
+ * The account feed's frame for a stored message (the last of a group the room committed): the
+ * conversation as the write left it, so a list moves without reading it again. A private note
+ * is included: the feed only speaks to agents of the conversation's inbox.
+ */
+export const messageFeedFrame = (
+  conversation: ConversationRow,
+  message: Message,
+  unreadCount: number,
+): FeedFrame => ({
+  event: "message.created",
+  data: {
+    ...presentConversationSummary(conversation),
+    unread_count: unreadCount,
+    last_non_activity_message: message,
+  },
+});

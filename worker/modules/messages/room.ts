@@ -1,16 +1,20 @@
-import type { AttachmentRow, MessageRow } from "../../db/schema";
+import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
 import type { Bindings } from "../../env";
+import { createLogger } from "../../lib/logger";
 import type { ActionFrame, ActionReply, RoomEvent, SocketIdentity } from "../../realtime/protocol";
 import type { Holder } from "../../realtime/revocation";
 import { RoomBase } from "../../realtime/room-base";
 import { RoomRelay } from "../../realtime/room-relay";
 import type { RoomConversation } from "../../realtime/room-typing";
 import type { RoomFrame } from "../live/frames";
+import { messageFeedFrame } from "../live/presenter";
+import { type FeedStub, feedFor } from "../live/stubs";
 import { presentMessage, presentPublicMessage } from "./presenter";
 import type { NewMessage } from "./queries";
 import { RoomConversationCache } from "./room-conversation";
 import type { AppendResult, SocketRoom } from "./room-types";
 import { socketActions, socketCallerForget } from "./socket-registry";
+import { MESSAGE_TYPE_CODES } from "./types";
 import { type UpdateRecorder, writeMessageUpdate } from "./write-update";
 import {
   type AppendRequest,
@@ -33,6 +37,7 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
   private readonly inflight = new Map<string, Promise<AppendResult>>();
   private readonly writer: MessageWriter;
   private readonly conversation = new RoomConversationCache();
+  private feed: FeedStub | undefined;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -51,7 +56,28 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
         }),
       new RoomRelay(env, () => this.db()),
       this.conversation,
+      (conversation, views, counters) => this.toFeed(conversation, views, counters.unread),
     );
+  }
+
+  /**
+   * The account feed hears of a group's last non-activity message (activity messages come with
+   * conversation events of their own), so agents' lists move without reading. Fire and forget:
+   * the room's order does not wait on the feed; one stub keeps the frames in order.
+   */
+  private toFeed(conversation: ConversationRow, views: Presented[], unread: number): void {
+    const last = [...views]
+      .reverse()
+      .find((v) => v.presented.message_type !== MESSAGE_TYPE_CODES.activity);
+    if (!last) {
+      return;
+    }
+    this.feed ??= feedFor(this.env, conversation.accountId);
+    const frame = messageFeedFrame(conversation, last.presented, unread);
+    void this.feed.publish({ frame, inboxId: conversation.inboxId }).catch((err) => {
+      this.feed = undefined;
+      createLogger({ source: "room" }).error("feed not told of a message", { error: err });
+    });
   }
 
   /** A conversation event passing through: the room's copy of the row is no longer current. */

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import type { AttachmentRow, MessageRow } from "../../db/schema";
+import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import type { RoomRelay } from "../../realtime/room-relay";
@@ -66,6 +66,12 @@ export class MessageWriter {
     private readonly relay: RoomRelay,
     /** Keeps the conversation row as each group's batch left it. */
     private readonly conversation?: Pick<RoomConversationCache, "mark" | "wrote">,
+    /** Once per committed group, after its messages: the row as the batch left it (the feed). */
+    private readonly committed?: (
+      conversation: ConversationRow,
+      views: Presented[],
+      counters: Counters,
+    ) => void,
   ) {}
 
   /**
@@ -215,6 +221,7 @@ export class MessageWriter {
       this.conversation?.wrote(conversation, since);
     }
     this.relay.send(stored.flatMap((s) => s.eventIds));
+    const written: Presented[] = [];
     group.forEach((p, i) => {
       const { row, attachments, eventIds } = stored[i] as (typeof stored)[number];
       if (!row) {
@@ -222,8 +229,12 @@ export class MessageWriter {
         return;
       }
       const views = this.written(row, attachments, p.req, counters);
+      written.push(views);
       p.resolve({ message: row, duplicate: false, ...views, eventIds });
     });
+    if (conversation && written.length > 0) {
+      this.committed?.(conversation, written, counters);
+    }
   }
 
   private ensureSeq(conversationId: number): Promise<void> {
