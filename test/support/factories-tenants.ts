@@ -105,6 +105,17 @@ export async function createTenant(marker: string) {
       content: `Note ${marker}`,
     })
     .returning();
+  const [macro] = await db()
+    .insert(t.macros)
+    .values({
+      accountId: account.id,
+      name: `Macro ${marker}`,
+      visibility: "global",
+      createdById: admin.id,
+      updatedById: admin.id,
+      actions: [{ action_name: "add_label", action_params: [`label-${marker}`] }],
+    })
+    .returning();
   const [notification] = await db()
     .insert(t.notifications)
     .values({
@@ -146,6 +157,7 @@ export async function createTenant(marker: string) {
     customFilter: customFilter as t.CustomFilterRow,
     contactNote: contactNote as t.ContactNoteRow,
     notification: notification as t.NotificationRow,
+    macro: macro as t.MacroRow,
     platformUser,
     platformBot,
   };
@@ -179,6 +191,7 @@ export function valueFor(w: Tenant, path: string, param: string): string | undef
     "custom_filters/custom_filter_id": w.customFilter.id,
     "notes/id": w.contactNote.id,
     "notifications/id": w.notification.id,
+    "macros/id": w.macro.id,
     "inboxes/inbox_identifier": w.inbox.inboxIdentifier,
     "contacts/contact_identifier": w.contactInbox.sourceId,
   };
@@ -227,6 +240,7 @@ export async function tenantState(victim: Tenant) {
     "conversation_participants",
     "mentions",
     "audit_logs",
+    "macros",
   ];
   const state: Record<string, unknown> = {};
   for (const table of byAccount) {

@@ -1,12 +1,14 @@
-import { count, desc, eq } from "drizzle-orm";
+import { count, desc, eq, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLogs, users } from "../../db/schema";
 
 export type NewAuditLog = typeof auditLogs.$inferInsert;
 
 /** The insert to add to the batch of the audited change itself. */
-export const auditLogStatement = (db: Db, values: NewAuditLog) =>
-  db.insert(auditLogs).values(values);
+export const auditLogStatement = (
+  db: Db,
+  values: Omit<NewAuditLog, "auditableId"> & { auditableId: number | null | SQL },
+) => db.insert(auditLogs).values(values);
 
 /** A page of the account's audit log, newest first, with who acted (their email). */
 export async function auditLogPage(db: Db, accountId: number, limit: number, offset: number) {

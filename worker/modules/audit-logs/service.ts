@@ -1,3 +1,4 @@
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLogStatement } from "./queries";
 
@@ -37,7 +38,8 @@ export const auditStatement = (
     accountId: number;
     action: "create" | "update" | "destroy";
     type: string;
-    id: number | null;
+    /** The record's id; `INSERTED_ID` for a record the same batch just inserted. */
+    id: number | null | SQL;
     changes: Record<string, unknown>;
     at: number;
   },
@@ -52,3 +54,6 @@ export const auditStatement = (
     remoteAddress: who.ip,
     createdAt: entry.at,
   });
+
+/** The id of the row the batch's previous statement inserted (D1 runs a batch in order). */
+export const INSERTED_ID = sql`last_insert_rowid()`;

@@ -19,7 +19,6 @@ import { createMessage, type MessageScope } from "../messages/service";
 import { isNil, isRuleAction, type RuleActionName } from "./actions";
 import type { ActionContext } from "./context";
 import { emailTeams, emailTranscript, postWebhookEvent, sendAttachments } from "./notify";
-import type { RuleActionInput } from "./schema";
 
 type Handler = (ctx: ActionContext, params: unknown[]) => Promise<unknown>;
 
@@ -32,12 +31,12 @@ const status =
 
 const message =
   (isPrivate: boolean): Handler =>
-  ({ scope, conversation, rule, key }, [content]) =>
+  ({ scope, conversation, messageAttributes, key }, [content]) =>
     createMessage(scope, conversation, {
       content: String(content),
       messageType: "outgoing",
       private: isPrivate,
-      contentAttributes: { automation_rule_id: rule.id },
+      contentAttributes: messageAttributes,
       idempotencyKey: key,
     });
 
@@ -74,6 +73,68 @@ const HANDLERS: Record<RuleActionName, Handler> = {
   send_attachment: sendAttachments,
 };
 
+/** A stored action, as rules and macros keep them (validated when saved). */
+export type StoredAction = { action_name: string; action_params?: unknown[] };
+
+/** One action that threw; the others still ran. */
+export type ActionFailure = { index: number; action: string; error: string };
+
+/** One run of a list of actions on one conversation, by a rule or by an agent's macro. */
+export type ActionRun = {
+  /** Who performs the actions: their events, activity messages and messages name them. */
+  scope: MessageScope;
+  actions: readonly StoredAction[];
+  conversationId: number;
+  /** Prefix of each action's idempotency key (`<key>:<index>`). */
+  key: string;
+  messageAttributes: Record<string, unknown>;
+  rule?: ActionContext["rule"];
+  mailer: Mailer;
+  log: (entry: Record<string, unknown>) => void;
+  /** Fields each log entry carries (`{rule: id}`, `{macro: id}`). */
+  logFields: Record<string, unknown>;
+};
+
+/**
+ * Chatwoot parity (ActionService and its subclasses AutomationRules::ActionService,
+ * Macros::ExecutionService): the actions in order, each on the conversation as it is now, each
+ * in its own try/catch so one failure does not stop the rest. Answers the failures.
+ */
+export async function runActions(run: ActionRun): Promise<ActionFailure[]> {
+  const failures: ActionFailure[] = [];
+  const { scope } = run;
+  for (const [index, action] of run.actions.entries()) {
+    try {
+      const conversation = await findById(scope.deps.db, run.conversationId);
+      if (!conversation || conversation.accountId !== scope.account.id) {
+        return failures; // deleted meanwhile: nothing left to act on
+      }
+      if (!isRuleAction(action.action_name)) {
+        throw new Error(`unknown action ${action.action_name}`);
+      }
+      const ctx: ActionContext = {
+        scope,
+        conversation,
+        key: `${run.key}:${index}`,
+        messageAttributes: run.messageAttributes,
+        mailer: run.mailer,
+        rule: run.rule,
+      };
+      await HANDLERS[action.action_name](ctx, action.action_params ?? []);
+    } catch (err) {
+      failures.push({ index, action: action.action_name, error: String(err) });
+      run.log({
+        level: "error",
+        msg: "automation action failed",
+        ...run.logFields,
+        action: action.action_name,
+        error: String(err),
+      });
+    }
+  }
+  return failures;
+}
+
 export type RuleRun = {
   deps: Deps;
   account: AccountRow;
@@ -85,11 +146,10 @@ export type RuleRun = {
 };
 
 /**
- * Chatwoot parity (AutomationRules::ActionService): the actions in order, each on the
- * conversation as it is now, each in its own try/catch so one failure does not stop the rest.
- * The deps attribute every event to the rule, so the listener ignores them (no loops).
+ * An automation rule's actions, performed as the rule (an administrator). The deps attribute
+ * every event to the rule, so the listener ignores them (no loops).
  */
-export async function runActions(run: RuleRun): Promise<void> {
+export async function runRuleActions(run: RuleRun): Promise<void> {
   const { deps, rule } = run;
   const scope: MessageScope = {
     deps,
@@ -98,26 +158,15 @@ export async function runActions(run: RuleRun): Promise<void> {
     role: "administrator",
     origin: deps.origin,
   };
-  for (const [index, action] of (rule.actions as RuleActionInput[]).entries()) {
-    try {
-      const conversation = await findById(deps.db, run.conversationId);
-      if (!conversation) {
-        return;
-      }
-      if (!isRuleAction(action.action_name)) {
-        throw new Error(`unknown action ${action.action_name}`);
-      }
-      const key = `automation:${run.eventId}:${rule.id}:${index}`;
-      const ctx = { scope, rule, conversation, eventId: run.eventId, key, mailer: run.mailer };
-      await HANDLERS[action.action_name](ctx, action.action_params ?? []);
-    } catch (err) {
-      run.log({
-        level: "error",
-        msg: "automation action failed",
-        rule: rule.id,
-        action: action.action_name,
-        error: String(err),
-      });
-    }
-  }
+  await runActions({
+    scope,
+    actions: rule.actions as StoredAction[],
+    conversationId: run.conversationId,
+    key: `automation:${run.eventId}:${rule.id}`,
+    messageAttributes: { automation_rule_id: rule.id },
+    rule: { row: rule, eventId: run.eventId },
+    mailer: run.mailer,
+    log: run.log,
+    logFields: { rule: rule.id },
+  });
 }

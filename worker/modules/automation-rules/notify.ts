@@ -19,19 +19,23 @@ import { accountAttachments, accountTeamIds } from "./queries";
  */
 export async function postWebhookEvent(ctx: ActionContext, [url]: unknown[]) {
   const { deps } = ctx.scope;
+  if (!ctx.rule) {
+    throw new Error("send_webhook_event: only an automation rule sends it");
+  }
+  const { row: rule, eventId } = ctx.rule;
   const problem = publicUrlProblem(String(url), loopbackAllowed(deps.env));
   if (problem) {
     throw new Error(`send_webhook_event: url ${problem}`);
   }
-  const name = `automation_event.${ctx.rule.eventName}`;
+  const name = `automation_event.${rule.eventName}`;
   const data = await conversationWebhookData(deps.db, ctx.conversation, deps.origin);
   const at = deps.now();
-  const unsent = await writeDeliveries(deps.db, ctx.eventId, [
+  const unsent = await writeDeliveries(deps.db, eventId, [
     {
-      accountId: ctx.rule.accountId,
+      accountId: rule.accountId,
       targetType: "automation",
-      targetId: ctx.rule.id,
-      eventId: ctx.eventId,
+      targetId: rule.id,
+      eventId,
       event: name,
       deliveryId: crypto.randomUUID(),
       url: String(url),
@@ -107,7 +111,7 @@ export async function sendAttachments(ctx: ActionContext, ids: unknown[]) {
     content: null,
     messageType: "outgoing",
     files,
-    contentAttributes: { automation_rule_id: ctx.rule.id },
+    contentAttributes: ctx.messageAttributes,
     idempotencyKey: ctx.key,
   });
 }

@@ -5,7 +5,7 @@ import type { Mailer } from "../../lib/mail";
 import { findAccount } from "../accounts/queries";
 import { findById } from "../conversations/queries";
 import { evaluate, type RuleCondition } from "./engine";
-import { runActions } from "./executor";
+import { runRuleActions } from "./executor";
 import { loadFacts } from "./facts";
 import type { RuleEvent } from "./fields";
 import { activeRulesFor, claimRun } from "./queries";
@@ -86,7 +86,7 @@ export async function runAutomation(event: OutboxEvent, rt: AutomationRuntime): 
       continue;
     }
     const deps = rt.depsFor(rule.id);
-    await runActions({
+    await runRuleActions({
       deps,
       account,
       rule,

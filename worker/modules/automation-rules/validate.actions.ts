@@ -113,18 +113,22 @@ async function unknownRefs(deps: Deps, accountId: number, refs: Refs): Promise<E
   return problems;
 }
 
-/** Chatwoot's action names, each with params of the right shape naming this account's records. */
+/**
+ * Chatwoot's action names, each with params of the right shape naming this account's records.
+ * `allowed`: the names this list may use (a macro's are fewer than a rule's).
+ */
 export async function actionProblems(
   deps: Deps,
   accountId: number,
   actions: readonly RuleActionInput[],
+  allowed?: ReadonlySet<string>,
 ): Promise<ErrorDetail[]> {
   const problems: ErrorDetail[] = [];
   const refs: Refs = { users: new Map(), teams: new Map(), files: new Map() };
   const allowLoopback = loopbackAllowed(deps.env);
   actions.forEach((action, i) => {
     const path = `actions.${i}.action_params`;
-    if (!isRuleAction(action.action_name)) {
+    if (!isRuleAction(action.action_name) || (allowed && !allowed.has(action.action_name))) {
       problems.push({ path: `actions.${i}.action_name`, message: "is not a supported action" });
       return;
     }
