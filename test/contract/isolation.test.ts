@@ -286,6 +286,12 @@ const queryFor = (route: Route) => {
   if (route.path.endsWith("/reports")) {
     return "?metric=conversations_count&since=0&until=86400";
   }
+  if (route.path.endsWith("/summary_reports/channel")) {
+    return "?since=0&until=86400";
+  }
+  if (route.path.endsWith("/reports/outgoing_messages_count")) {
+    return "?group_by=agent";
+  }
   return route.path.endsWith("/reports/summary") ? "?since=0&until=86400" : "";
 };
 

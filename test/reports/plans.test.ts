@@ -2,7 +2,11 @@ import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../worker/db/client";
-import { localDays, signedTotals } from "../../worker/modules/reports/queries";
+import { localDays, pairCounts, signedTotals } from "../../worker/modules/reports/queries";
+import {
+  FIRST_RESPONSE_BY_BUCKET,
+  statusCountsByInbox,
+} from "../../worker/modules/reports/queries.breakdowns";
 import { businessClock } from "../../worker/modules/reports/queries.calendar";
 import { hasFact, lastFactAt } from "../../worker/modules/reports/queries.facts";
 import { queryPlan } from "../support/query-plan";
@@ -81,5 +85,56 @@ describe("report query plans", () => {
     );
     expect(facts).toMatch(/SEARCH r USING (COVERING )?INDEX reporting_events_conversation_name/);
     expect(facts).not.toMatch(/SCAN r\b/);
+  });
+
+  it("the breakdowns: bucket and inbox-label rollups by primary key, raw edges by index", async () => {
+    const pieces = (source: "raw" | "hour" | "year") => [
+      { source, span, sign: 1 as const },
+      { source, span, sign: -1 as const },
+    ];
+    for (const grain of ["hour", "year"] as const) {
+      for (const q of [
+        signedTotals(
+          db,
+          1,
+          "inbox",
+          ["first_response:0-1h"],
+          pieces(grain),
+          undefined,
+          FIRST_RESPONSE_BY_BUCKET,
+        ),
+        pairCounts(db, 1, pieces(grain)),
+      ]) {
+        const p = await plan(q);
+        expect(p).toMatch(
+          /SEARCH reporting_rollups USING (PRIMARY KEY|INDEX sqlite_autoindex_reporting_rollups_1)/,
+        );
+        expect(p).not.toMatch(/SCAN reporting_rollups/);
+      }
+    }
+    for (const q of [
+      signedTotals(
+        db,
+        1,
+        "inbox",
+        ["first_response:0-1h"],
+        pieces("raw"),
+        undefined,
+        FIRST_RESPONSE_BY_BUCKET,
+      ),
+      pairCounts(db, 1, pieces("raw")),
+    ]) {
+      const p = await plan(q);
+      expect(p).toMatch(
+        /SEARCH reporting_events USING INDEX reporting_events_account_name_created/,
+      );
+      expect(p).not.toMatch(/SCAN reporting_events/);
+    }
+  });
+
+  it("the channel summary reads one range of a covering index of conversations", async () => {
+    const p = await plan(statusCountsByInbox(db, 1, span));
+    expect(p).toMatch(/SEARCH conversations USING COVERING INDEX conversations_account_created/);
+    expect(p).not.toMatch(/SCAN conversations/);
   });
 });

@@ -76,6 +76,8 @@ export const conversations = sqliteTable(
     index("conversations_open_not_waiting")
       .on(t.accountId, t.lastActivityAt)
       .where(sql`${t.status} = 'open' AND ${t.waitingSince} IS NULL`),
+    // The channel summary: conversations created in a range, by inbox and status, from the index.
+    index("conversations_account_created").on(t.accountId, t.createdAt, t.inboxId, t.status),
     index("conversations_inbox").on(t.inboxId),
     index("conversations_contact").on(t.contactId),
     index("conversations_assignee").on(t.assigneeId),

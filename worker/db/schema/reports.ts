@@ -43,13 +43,26 @@ export const reportingEvents = sqliteTable(
   ],
 );
 
-export const ROLLUP_DIMENSIONS = ["account", "user", "team", "inbox", "label"] as const;
+/**
+ * `inbox_label`: conversation_labelled facts per inbox and label (the inbox-label matrix), the id
+ * packing both as inbox_id * 2^32 + label_id (SQLite's 64-bit integers; read back in SQL).
+ */
+export const ROLLUP_DIMENSIONS = [
+  "account",
+  "user",
+  "team",
+  "inbox",
+  "label",
+  "inbox_label",
+] as const;
 export type RollupDimension = (typeof ROLLUP_DIMENSIONS)[number];
 
 /**
  * Sums of reporting events per account, UTC hour, day, month or year, metric (event name) and
- * dimension (the account itself with id 0, a user, team, inbox or label). Maintained by a trigger
- * on reporting_events (migrations 0012 to 0021), so every writer, the rebuild included, keeps
+ * dimension (the account itself with id 0, a user, team, inbox or label; inbox_label above). The
+ * inbox dimension also holds first_response counts per response-time bucket (metric
+ * `first_response:0-1h` etc., queries.ts). Maintained by a trigger on reporting_events
+ * (migrations 0012 to 0021, 0029), so every writer, the rebuild included, keeps
  * them exact in the same batch as the event. Stored WITHOUT ROWID (migration 0015: drizzle cannot
  * declare it), so a summary's range of periods is one contiguous read.
  */

@@ -25,6 +25,9 @@ export const MAX_UNION = 5;
 
 const R = reportingRollups;
 
+/** inbox_label rollups pack both ids in one: inbox_id * 2^32 + label_id (the trigger's rule). */
+export const PAIR_SHIFT = 32;
+
 /** The id a raw event counts under, per dimension (labels: the conversation's current ones). */
 const rawId: Record<RollupDimension, SQL> = {
   account: sql`0`,
@@ -32,7 +35,12 @@ const rawId: Record<RollupDimension, SQL> = {
   team: sql`${reportingEvents.teamId}`,
   inbox: sql`${reportingEvents.inboxId}`,
   label: sql`l.id`,
+  inbox_label: sql`CASE WHEN ${reportingEvents.name} = 'conversation_labelled'
+    THEN (${reportingEvents.inboxId} << ${sql.raw(String(PAIR_SHIFT))}) + ${reportingEvents.labelId} END`,
 };
+
+/** A metric that is not an event's name: raw events of `from`, named by `metric` (SQL). */
+export type Derived = { from: string; metric: SQL };
 
 /** As the rollup trigger: a labelled event under its label, others under the current labels. */
 const labelJoin = sql`JOIN ${labels} l ON l.account_id = ${reportingEvents.accountId} AND (
@@ -72,10 +80,33 @@ const rawFrom = (
     AND ${rawId[dimension]} IS NOT NULL
     ${id === undefined ? sql`` : sql`AND ${rawId[dimension]} = ${id}`}`;
 
+/** The union of up to five signed pieces: rows (id, metric, n, v, b). */
+function signedArms(
+  accountId: number,
+  dimension: RollupDimension,
+  metrics: string[],
+  pieces: Piece[],
+  id?: number,
+  derived?: Derived,
+) {
+  const arms = pieces.map(({ source, span, sign }) => {
+    const s = sql.raw(String(sign));
+    return source === "raw"
+      ? sql`SELECT ${rawId[dimension]} AS id, ${derived?.metric ?? reportingEvents.name} AS metric,
+          ${s} AS n, ${s} * ${reportingEvents.value} AS v,
+          ${s} * ${reportingEvents.valueInBusinessHours} AS b
+          ${rawFrom(accountId, dimension, derived ? [derived.from] : metrics, span, id)}`
+      : sql`SELECT ${R.dimensionId} AS id, ${R.metric} AS metric, ${s} * ${R.count} AS n,
+          ${s} * ${R.sumValue} AS v, ${s} * ${R.sumValueInBusinessHours} AS b
+          FROM ${R} WHERE ${rollupWhere(accountId, dimension, source, metrics, span, id)}`;
+  });
+  return sql`(${sql.join(arms, sql` UNION ALL `)})`;
+}
+
 /**
  * Up to five signed pieces summed per id and metric in one statement, so a summary's pieces
  * (years, months, less edge days and hours, plus raw minutes) come back as one row per id and
- * metric.
+ * metric. `derived`: the metrics are not event names (first-response buckets).
  */
 export function signedTotals(
   db: Db,
@@ -84,22 +115,27 @@ export function signedTotals(
   metrics: string[],
   pieces: Piece[],
   id?: number,
+  derived?: Derived,
 ) {
-  const arms = pieces.map(({ source, span, sign }) => {
-    const s = sql.raw(String(sign));
-    return source === "raw"
-      ? sql`SELECT ${rawId[dimension]} AS id, ${reportingEvents.name} AS metric, ${s} AS n,
-          ${s} * ${reportingEvents.value} AS v, ${s} * ${reportingEvents.valueInBusinessHours} AS b
-          ${rawFrom(accountId, dimension, metrics, span, id)}`
-      : sql`SELECT ${R.dimensionId} AS id, ${R.metric} AS metric, ${s} * ${R.count} AS n,
-          ${s} * ${R.sumValue} AS v, ${s} * ${R.sumValueInBusinessHours} AS b
-          FROM ${R} WHERE ${rollupWhere(accountId, dimension, source, metrics, span, id)}`;
-  });
   // A select builder over the union (not db.all): drizzle batches only prepared builders.
   return db
     .select({ id: sql<number>`id`, metric: sql<string>`metric`, ...signedSums })
-    .from(sql`(${sql.join(arms, sql` UNION ALL `)})`)
+    .from(signedArms(accountId, dimension, metrics, pieces, id, derived))
     .groupBy(sql`id, metric`);
+}
+
+/** Signed counts of conversation_labelled per inbox and label (the inbox_label dimension). */
+export function pairCounts(db: Db, accountId: number, pieces: Piece[]) {
+  const shift = sql.raw(String(PAIR_SHIFT));
+  // The packed id is split in SQL: past 2^53 it would not survive a JavaScript number.
+  return db
+    .select({
+      inboxId: sql<number>`id >> ${shift}`.mapWith(Number),
+      labelId: sql<number>`id & ${sql.raw(String(2 ** PAIR_SHIFT - 1))}`.mapWith(Number),
+      count: sql<number>`SUM(n)`.mapWith(Number),
+    })
+    .from(signedArms(accountId, "inbox_label", ["conversation_labelled"], pieces))
+    .groupBy(sql`id`);
 }
 
 /**

@@ -8,8 +8,8 @@ const unixSeconds = (name: string, description: string) =>
     .optional()
     .openapi({ param: { name, in: "query" }, description, example: "1700000000" });
 
-const since = unixSeconds("since", "Start of the range, Unix seconds, inclusive");
-const until = unixSeconds("until", "End of the range, Unix seconds, exclusive");
+export const since = unixSeconds("since", "Start of the range, Unix seconds, inclusive");
+export const until = unixSeconds("until", "End of the range, Unix seconds, exclusive");
 const businessHours = z
   .enum(["true", "false"])
   .optional()

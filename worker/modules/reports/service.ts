@@ -6,6 +6,7 @@ import {
   accountLabels,
   accountMembers,
   accountTeams,
+  type Derived,
   MAX_UNION,
   signedTotals,
   type Totals,
@@ -46,10 +47,12 @@ export function aggregateReads(
   metrics: string[],
   plan: Plan,
   id?: number,
+  derived?: Derived,
 ) {
   const reads = [];
   for (let i = 0; i < plan.length; i += MAX_UNION) {
-    reads.push(signedTotals(db, accountId, dimension, metrics, plan.slice(i, i + MAX_UNION), id));
+    const pieces = plan.slice(i, i + MAX_UNION);
+    reads.push(signedTotals(db, accountId, dimension, metrics, pieces, id, derived));
   }
   return reads;
 }
@@ -93,7 +96,7 @@ export type SummaryRow = {
   avg_reply_time: number | null;
 };
 
-const subjectsOf = (db: Db, accountId: number, kind: SummaryKind) =>
+export const subjectsOf = (db: Db, accountId: number, kind: SummaryKind) =>
   ({
     agent: () => accountMembers(db, accountId),
     team: () => accountTeams(db, accountId),
