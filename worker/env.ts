@@ -11,7 +11,7 @@ export type QueueMessage = { kind: "event"; id: number } | { kind: "delivery"; i
 /** Bindings and vars of the Worker, as declared in wrangler.toml. */
 export type Bindings = {
   DB: D1Database;
-  /** ConversationRoom, one per conversation (modules/messages/room.ts; stubs via roomFor). */
+  /** ConversationRoom, one per conversation (modules/conversation-room/; stubs via roomFor). */
   ROOMS: DurableObjectNamespace;
   /** AccountFeed, one per account (realtime/account-feed.ts; stubs via feedFor). */
   FEEDS: DurableObjectNamespace;

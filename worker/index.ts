@@ -4,9 +4,20 @@ import { type Bindings, checkEnv } from "./env";
 import { consumeBatch } from "./events/consumer";
 import type { QueueMessage } from "./events/queue-messages";
 import { sweep } from "./events/sweep";
+import { MessageRoom } from "./modules/conversation-room/room";
+import { socketActions } from "./modules/socket-actions/actions";
 
-export { ConversationRoom } from "./modules/messages/room";
 export { AccountFeed } from "./realtime/account-feed";
+
+/**
+ * The Durable Object bound as ROOMS: a conversation's room, given what its sockets' message and
+ * read frames do when it is built.
+ */
+export class ConversationRoom extends MessageRoom {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env, socketActions);
+  }
+}
 
 const app = createApp();
 

@@ -10,8 +10,6 @@ import { automationListener, pruneAutomationRuns } from "./modules/automation-ru
 import { registerConversationHooks } from "./modules/conversations/hooks";
 import { liveHandler } from "./modules/live/handler";
 import { revocationHandler } from "./modules/live/revocation";
-import { forgetSocketCallers, socketAction } from "./modules/messages/socket-actions";
-import { registerSocketActions } from "./modules/messages/socket-registry";
 import { notificationListener } from "./modules/notifications/listener";
 import { reportingWrites } from "./modules/reports/derive";
 import { autoResolveDue, wakeSnoozed } from "./modules/schedule/service";
@@ -48,6 +46,3 @@ registerConversationHooks({ created: assignNew, statusChanged: afterStatusChange
 
 // Agents' live presence, kept by their account's feed.
 registerPresence(presenceChanged);
-
-// What a conversation's room does with a message or read receipt sent over its socket.
-registerSocketActions(socketAction, forgetSocketCallers);

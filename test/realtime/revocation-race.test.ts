@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { roomIdFor } from "../../worker/modules/conversation-room/stub";
 import { feedFor, feedIdFor } from "../../worker/modules/live/stubs";
-import { roomIdFor } from "../../worker/modules/messages/room";
 import { revocationWorld } from "../support/revocation";
 
 type Closed = { code: number; frames: string[] };

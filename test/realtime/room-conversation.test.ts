@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationRow } from "../../worker/db/schema";
-import { RoomConversationCache } from "../../worker/modules/messages/room-conversation";
+import { RoomConversationCache } from "../../worker/modules/conversation-room/conversation-cache";
 
 const row = (status: string) => ({ id: 1, status }) as unknown as ConversationRow;
 

@@ -10,6 +10,8 @@ type ContentfulStatusCode = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 
 export const errorStatus = {
   bad_request: 400,
   malformed_json: 400,
+  /** A socket frame that is not one of the client frames (docs/realtime.md). */
+  bad_frame: 400,
   unauthorized: 401,
   invalid_token: 401,
   invalid_credentials: 401,
@@ -20,6 +22,8 @@ export const errorStatus = {
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  /** A socket frame over its size limit. */
+  frame_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
   rate_limited: 429,
@@ -33,6 +37,7 @@ export type ErrorDetail = { path: string; message: string };
 const defaultMessages: Record<ErrorCode, string> = {
   bad_request: "Bad request",
   malformed_json: "Malformed JSON in request body",
+  bad_frame: 'expected {"type":"message.create"|"typing"|"read"|"resume"|"ping", …}',
   unauthorized: "You need to sign in or sign up before continuing.",
   invalid_token: "Invalid Access Token",
   invalid_credentials: "Invalid login credentials. Please try again.",
@@ -43,6 +48,7 @@ const defaultMessages: Record<ErrorCode, string> = {
   method_not_allowed: "Method not allowed",
   conflict: "Conflict",
   payload_too_large: "Request body is too large",
+  frame_too_large: "Frame is too large",
   unsupported_media_type: "Unsupported Media Type",
   validation_failed: "Validation failed",
   rate_limited: "Too many requests",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Typer } from "../events/types";
+import type { ApiError, ErrorCode, ErrorDetail } from "../lib/errors";
 
 /** Version of the frame format; bumped on incompatible changes. */
 export const PROTOCOL_VERSION = 1;
@@ -51,17 +52,34 @@ export type ControlFrame =
 export type AckData = { echo_id: string; id: number; seq: number; duplicate: boolean };
 
 /**
- * The HTTP API's one error body, as a frame: `status` is what HTTP would have answered, and
- * `echo_id` names the client frame it answers (absent for frame-level problems).
+ * The HTTP API's one error body, as a frame: `code` is one of the API's error codes
+ * (lib/errors.ts), `status` what HTTP would have answered, and `echo_id` names the client
+ * frame it answers (absent for frame-level problems).
  */
 export type ErrorFrameData = {
-  code: string;
+  code: ErrorCode;
   message: string;
-  status?: number;
-  details?: { path: string; message: string }[];
+  status: number;
+  details: ErrorDetail[];
   echo_id?: string;
   retry_after?: number;
 };
+
+/** The one way an error frame is made: from the API's own error, as `onError` renders it. */
+export function errorFrame(err: ApiError, echoId?: string): Frame<"error", ErrorFrameData> {
+  const retry = Number(err.headers["Retry-After"]);
+  return {
+    event: "error",
+    data: {
+      code: err.code,
+      message: err.message,
+      status: err.status,
+      details: err.details,
+      ...(echoId === undefined ? {} : { echo_id: echoId }),
+      ...(Number.isFinite(retry) ? { retry_after: retry } : {}),
+    },
+  };
+}
 
 /**
  * Every frame on the wire: `seq` is the room's event sequence. Durable events (messages,

@@ -28,7 +28,7 @@ import { ROOM_CONVERSATION_HEADER, type RoomConversation, recordTypingChange } f
 /**
  * The realtime half of a conversation's room: its sockets, the numbered event log clients
  * resume from, typing and presence. It knows nothing of messages or conversations: the class
- * bound as ROOMS (modules/messages/room.ts) extends it with the message writer, and `F` is the
+ * bound as ROOMS (modules/conversation-room/room.ts) extends it with the message writer, and `F` is the
  * union of the frames it carries.
  */
 export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> {
@@ -172,11 +172,9 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
 
   /**
    * A client's message or read receipt over its socket. The realtime layer knows neither; the
-   * room's owner (modules/messages/room.ts) does, through the same services as HTTP.
+   * room's owner (modules/conversation-room/room.ts) does, through the same services as HTTP.
    */
-  protected async act(_who: SocketIdentity, _action: ActionFrame): Promise<ActionReply> {
-    return { event: "error", data: { code: "unsupported", message: "not in this room" } };
-  }
+  protected abstract act(who: SocketIdentity, action: ActionFrame): Promise<ActionReply>;
 
   /** Takes the next event seq, logs the frames and sends them; all synchronous. */
   protected emit(event: RoomEvent<F>): void {

@@ -1,10 +1,12 @@
 import type { Typer } from "../events/types";
+import { ApiError, type ErrorCode } from "../lib/errors";
 import {
   type ActionFrame,
   type ActionReply,
   type ClientFrame,
   ClientFrameSchema,
   type ControlFrame,
+  errorFrame,
   FRAME_BUDGET,
   frame,
   MAX_CLIENT_FRAME_BYTES,
@@ -92,11 +94,7 @@ export class RoomSockets {
     try {
       parsed = ClientFrameSchema.parse(JSON.parse(message));
     } catch {
-      this.error(
-        ws,
-        "bad_frame",
-        'expected {"type":"message.create"|"typing"|"read"|"resume"|"ping", …}',
-      );
+      this.error(ws, "bad_frame");
       return;
     }
     if (parsed.type !== "message.create" && size > MAX_CLIENT_FRAME_BYTES) {
@@ -269,8 +267,8 @@ export class RoomSockets {
     return false;
   }
 
-  private error(ws: WebSocket, code: string, message: string): void {
-    this.reply(ws, { event: "error", data: { code, message } });
+  private error(ws: WebSocket, code: ErrorCode, message?: string): void {
+    this.reply(ws, errorFrame(new ApiError(code, message)));
   }
 
   /** One socket's own answer, after every durable frame it is owed. */

@@ -2,7 +2,7 @@ import type { ContactInboxRow, ContactRow, InboxRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { hmacSha256Hex, timingSafeEqual } from "../../lib/hmac";
-import { roomFor } from "../messages/room";
+import { roomFor } from "../conversation-room/stub";
 import { unverifiedIdentifiedRooms } from "./queries.sessions";
 
 /**

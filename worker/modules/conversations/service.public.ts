@@ -1,8 +1,8 @@
 import type { ConversationRow, MessageRow } from "../../db/schema";
 import { commit } from "../../events/commit";
 import { ApiError, invalidField } from "../../lib/errors";
+import type { AppendResult } from "../conversation-room/types";
 import { findMessage } from "../messages/queries";
-import type { AppendResult } from "../messages/room";
 import { createMessage, type MessageScope } from "../messages/service";
 import { updateMessage } from "../messages/service.changes";
 import { MESSAGE_TYPE_CODES } from "../messages/types";

@@ -1,7 +1,7 @@
 import type { ConversationRow } from "../../db/schema";
 import type { Typer } from "../../events/types";
 import { roomConversation } from "../../realtime/room-typing";
-import { roomFor } from "../messages/room";
+import { roomFor } from "../conversation-room/stub";
 import type { ConversationScope } from "./access";
 
 export type TypingChange = { on: boolean; typer: Typer; isPrivate: boolean };

@@ -1,6 +1,6 @@
 import { createDb } from "../../db/client";
 import type { LiveHandler } from "../../events/registry";
-import { roomFor } from "../messages/room";
+import { roomFor } from "../conversation-room/stub";
 import { presentUserRef } from "../users/presenter";
 import { findUser } from "../users/queries";
 import { liveFramesOf } from "./presenter";

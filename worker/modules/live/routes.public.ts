@@ -9,8 +9,8 @@ import {
 import { createRouter } from "../../http/router";
 import { IdParam } from "../../http/schemas/ids";
 import { ApiError } from "../../lib/errors";
+import { roomFor } from "../conversation-room/stub";
 import { loadOwnConversation } from "../conversations/service.public";
-import { roomFor } from "../messages/room";
 import { LiveQuery, upgradeResponse, wantsBatch } from "./schema";
 import { answerUpgrade, assertUpgrade, contactIdentity, forward } from "./service";
 

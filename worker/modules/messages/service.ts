@@ -5,6 +5,8 @@ import { invalidField } from "../../lib/errors";
 import { performerOf } from "../access-tokens/service";
 import { presentAgentBotSender } from "../agent-bots/presenter";
 import { presentContactSender } from "../contacts/presenter";
+import { roomFor } from "../conversation-room/stub";
+import type { Appender, AppendResult, MessageView } from "../conversation-room/types";
 import type { ConversationScope } from "../conversations/access";
 import { changedAttributes, changeEvents } from "../conversations/events";
 import { hasActiveBot } from "../conversations/queries";
@@ -18,12 +20,9 @@ import {
   type NewAttachment,
   reopenConversation,
 } from "./queries";
-import { roomFor } from "./room";
-import type { Appender, AppendResult } from "./room-types";
 import type { Sender } from "./schema";
 import { loadSender } from "./senders";
 import { fileTypeOf, MESSAGE_TYPE_CODES } from "./types";
-import type { MessageView } from "./writer";
 
 /**
  * `room`: the room the message goes through, when the caller is that room (a message sent over

@@ -1,7 +1,14 @@
 import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
 import type { Bindings } from "../../env";
+import { ApiError } from "../../lib/errors";
 import { createLogger } from "../../lib/logger";
-import type { ActionFrame, ActionReply, RoomEvent, SocketIdentity } from "../../realtime/protocol";
+import {
+  type ActionFrame,
+  type ActionReply,
+  errorFrame,
+  type RoomEvent,
+  type SocketIdentity,
+} from "../../realtime/protocol";
 import type { Holder } from "../../realtime/revocation";
 import { RoomBase } from "../../realtime/room-base";
 import { RoomRelay } from "../../realtime/room-relay";
@@ -9,20 +16,19 @@ import type { RoomConversation } from "../../realtime/room-typing";
 import type { RoomFrame } from "../live/frames";
 import { messageFeedFrame } from "../live/presenter";
 import { type FeedStub, feedFor } from "../live/stubs";
-import { presentMessage, presentPublicMessage } from "./presenter";
-import type { NewMessage } from "./queries";
-import { RoomConversationCache } from "./room-conversation";
-import type { AppendResult, SocketRoom } from "./room-types";
-import { socketActions, socketCallerForget } from "./socket-registry";
-import { MESSAGE_TYPE_CODES } from "./types";
-import { type UpdateRecorder, writeMessageUpdate } from "./write-update";
+import { presentMessage, presentPublicMessage } from "../messages/presenter";
+import type { NewMessage } from "../messages/queries";
+import { MESSAGE_TYPE_CODES } from "../messages/types";
+import { RoomConversationCache } from "./conversation-cache";
+import { type UpdateRecorder, writeMessageUpdate } from "./message-update";
 import {
   type AppendRequest,
   type MessageView,
   MessageWriter,
   type Place,
   type Presented,
-} from "./writer";
+} from "./message-writer";
+import type { AppendResult, SocketActions, SocketRoom } from "./types";
 
 export type { AppendResult };
 
@@ -32,14 +38,23 @@ export type { AppendResult };
  * order is arrival order; writes are pipelined to D1 and broadcast strictly in seq order. The
  * message events commit in the writer's batches, and their frames leave from here.
  */
-export class ConversationRoom extends RoomBase<RoomFrame> {
+export class MessageRoom extends RoomBase<RoomFrame> {
   /** In-flight appends by Idempotency-Key, so a retry racing its original gets the same row. */
   private readonly inflight = new Map<string, Promise<AppendResult>>();
   private readonly writer: MessageWriter;
   private readonly conversation = new RoomConversationCache();
   private feed: FeedStub | undefined;
 
-  constructor(ctx: DurableObjectState, env: Bindings) {
+  /**
+   * `actions`: what a message or read frame from a socket does (socket-actions/), given by the
+   * entry that binds the class (worker/index.ts): it uses the message service, which reaches
+   * rooms through their stubs, so the room cannot import it.
+   */
+  constructor(
+    ctx: DurableObjectState,
+    env: Bindings,
+    private readonly actions: SocketActions,
+  ) {
     super(ctx, env);
     this.writer = new MessageWriter(
       ctx.storage.kv,
@@ -91,7 +106,7 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
     this.conversation.drop();
     const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
     if (conversation) {
-      socketCallerForget()(conversation, holders);
+      this.actions.forget(conversation, holders);
     }
   }
 
@@ -99,14 +114,11 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
     return this.appendAt(req);
   }
 
-  /** A message or read receipt from a socket: the registered handler (worker/wiring.ts). */
+  /** A message or read receipt from a socket: the actions the room was built with. */
   protected override act(who: SocketIdentity, action: ActionFrame): Promise<ActionReply> {
     const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
     if (!conversation) {
-      return Promise.resolve({
-        event: "error",
-        data: { code: "not_found", message: "Resource could not be found", status: 404 },
-      });
+      return Promise.resolve(errorFrame(new ApiError("not_found")));
     }
     // A message's place in the order is taken as its frame arrives, before its checks.
     const place = action.type === "message.create" ? this.writer.reserve() : undefined;
@@ -115,9 +127,9 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
       conversation: (load) => this.conversation.get(load),
       forgetConversation: () => this.conversation.drop(),
     };
-    return socketActions()(room, this.env, conversation, who, action).finally(() =>
-      place?.cancel(),
-    );
+    return this.actions
+      .act(room, this.env, conversation, who, action)
+      .finally(() => place?.cancel());
   }
 
   /** Updates a message and records message.updated with it (unless `record` is null). */
@@ -182,20 +194,3 @@ export class ConversationRoom extends RoomBase<RoomFrame> {
     return { presented: forAgents, presentedPublic: forContact };
   }
 }
-
-/**
- * The stubs' RPC surface as callers see it. Workers' RPC typing turns free-form JSON fields
- * (`Record<string, unknown>`) into `never`, so the stub is re-typed from the class.
- */
-export type RoomStub = Pick<
-  ConversationRoom,
-  "appendMessage" | "updateMessage" | "publish" | "setTyping" | "fetch" | "closeVisitorSessions"
->;
-
-/** The one place room names are made: one room per conversation, keyed by account and id. */
-export function roomFor(env: Bindings, accountId: number, conversationId: number): RoomStub {
-  return env.ROOMS.get(roomIdFor(env, accountId, conversationId)) as unknown as RoomStub;
-}
-
-export const roomIdFor = (env: Bindings, accountId: number, conversationId: number) =>
-  env.ROOMS.idFromName(`${accountId}:${conversationId}`);

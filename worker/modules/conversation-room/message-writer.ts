@@ -3,13 +3,13 @@ import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import type { RoomRelay } from "../../realtime/room-relay";
-import { type Counters, findByIdempotencyKeys, isGuardRefusal, maxSeq } from "./queries";
-import type { RoomConversationCache } from "./room-conversation";
-import type { AppendRequest, AppendResult } from "./room-types";
-import type { Message, PublicMessage } from "./schema";
-import { groupBatch } from "./writer-batch";
+import { type Counters, findByIdempotencyKeys, isGuardRefusal, maxSeq } from "../messages/queries";
+import type { Message, PublicMessage } from "../messages/schema";
+import type { RoomConversationCache } from "./conversation-cache";
+import { groupBatch } from "./group-batch";
+import type { AppendRequest, AppendResult } from "./types";
 
-export type { AppendRequest, AppendView, MessageView } from "./room-types";
+export type { AppendRequest, AppendView, MessageView } from "./types";
 
 /** Messages committed to D1 in one batch at most; keeps a batch well under D1's limits. */
 const MAX_GROUP = 40;

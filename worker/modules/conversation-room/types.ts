@@ -1,9 +1,13 @@
 import type { SQL } from "drizzle-orm";
 import type { ConversationRow, MessageRow } from "../../db/schema";
+import type { Bindings } from "../../env";
 import type { Recorder } from "../../events/commit";
-import type { MessageConversationContext } from "./presenter";
-import type { CounterInput, MessageTouch, NewAttachment, NewMessage } from "./queries";
-import type { Message, PublicMessage, Sender } from "./schema";
+import type { ActionFrame, ActionReply, SocketIdentity } from "../../realtime/protocol";
+import type { Holder } from "../../realtime/revocation";
+import type { RoomConversation } from "../../realtime/room-typing";
+import type { MessageConversationContext } from "../messages/presenter";
+import type { CounterInput, MessageTouch, NewAttachment, NewMessage } from "../messages/queries";
+import type { Message, PublicMessage, Sender } from "../messages/schema";
 
 /**
  * `presented` is the agents' view of a new message and `presentedPublic` the contact's (null for
@@ -27,6 +31,23 @@ export type SocketRoom = Appender & {
   conversation(load: () => Promise<ConversationRow>): Promise<ConversationRow>;
   /** A write was refused: read the row again next time. */
   forgetConversation(): void;
+};
+
+/**
+ * What the room does with the message and read frames its sockets send, given to it when it is
+ * built (worker/index.ts binds `socketActions` of socket-actions/actions.ts).
+ */
+export type SocketActions = {
+  /** Answers an ack, an error frame, or nothing; nothing is stored when it is an error. */
+  act(
+    room: SocketRoom,
+    env: Bindings,
+    conversation: RoomConversation,
+    who: SocketIdentity,
+    action: ActionFrame,
+  ): Promise<ActionReply>;
+  /** Access was revoked: forget what was cached about these holders (null: everyone). */
+  forget(conversation: RoomConversation, holders: Holder[] | null): void;
 };
 
 /** What the room needs to show a message to agents and to the contact. */

@@ -3,7 +3,7 @@ import type { AttachmentRow, MessageRow } from "../../db/schema";
 import { eventWrites, type Recorder } from "../../events/commit";
 import { SYSTEM } from "../../events/deps";
 import type { AnyDomainEvent } from "../../events/types";
-import { attachmentsOf, type NewMessage, updateMessageRow } from "./queries";
+import { attachmentsOf, type NewMessage, updateMessageRow } from "../messages/queries";
 
 const NO_RECORDER: Recorder = { performedBy: SYSTEM, origin: "", at: 0 };
 

@@ -15,8 +15,8 @@ import {
   messageIdAt,
   touchContact,
   touchConversation,
-} from "./queries";
-import type { AppendRequest } from "./room-types";
+} from "../messages/queries";
+import type { AppendRequest } from "./types";
 
 type Batch = BatchItem<"sqlite">;
 

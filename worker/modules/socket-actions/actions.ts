@@ -7,21 +7,26 @@ import { enforceLimit } from "../../lib/limits";
 import { createLogger } from "../../lib/logger";
 import { TtlCache } from "../../lib/ttl-cache";
 import { invalidInput } from "../../lib/zod-details";
-import type { ActionFrame, ActionReply, SocketIdentity } from "../../realtime/protocol";
+import {
+  type ActionFrame,
+  type ActionReply,
+  errorFrame,
+  type SocketIdentity,
+} from "../../realtime/protocol";
 import type { Holder } from "../../realtime/revocation";
 import type { RoomConversation } from "../../realtime/room-typing";
 import { performerOf } from "../access-tokens/service";
+import type { SocketActions, SocketRoom } from "../conversation-room/types";
 import { markSeen } from "../conversations/service.actions";
 import { markSeenByContact, sendAsContact } from "../conversations/service.public";
-import { senderGuard } from "./guard";
-import type { SocketRoom } from "./room-types";
 import {
   createInputOf,
   MessageCreateJsonSchema,
   PublicMessageCreateSchema,
-} from "./schema.requests";
-import { createMessage, type MessageScope } from "./service";
-import { type SocketCaller, socketCaller } from "./socket-caller";
+} from "../messages/schema.requests";
+import { createMessage, type MessageScope } from "../messages/service";
+import { type SocketCaller, socketCaller } from "./caller";
+import { senderGuard } from "./sender-guard";
 
 /**
  * Who is on a socket, as the account API's auth would find them. A message's access is
@@ -69,25 +74,10 @@ export async function socketAction(
       callers.set(key, null);
       room.forgetConversation();
     }
-    if (err instanceof ApiError) {
-      const retry = Number(err.headers["Retry-After"]);
-      return {
-        event: "error",
-        data: {
-          code: err.code,
-          message: err.message,
-          status: err.status,
-          details: err.details,
-          ...(echoId === undefined ? {} : { echo_id: echoId }),
-          ...(Number.isFinite(retry) ? { retry_after: retry } : {}),
-        },
-      };
+    if (!(err instanceof ApiError)) {
+      log.error("socket action failed", { error: err, action: action.type });
     }
-    log.error("socket action failed", { error: err, action: action.type });
-    return {
-      event: "error",
-      data: { code: "internal_error", message: "Internal server error", status: 500 },
-    };
+    return errorFrame(err instanceof ApiError ? err : new ApiError("internal_error"), echoId);
   }
 }
 
@@ -170,3 +160,6 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   }
   return result.data;
 }
+
+/** What a conversation's room does with its sockets' frames (given to it in worker/index.ts). */
+export const socketActions: SocketActions = { act: socketAction, forget: forgetSocketCallers };
