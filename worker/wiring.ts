@@ -8,6 +8,8 @@ import {
 import { pruneSignInFailures } from "./modules/auth/throttle";
 import { automationListener, pruneAutomationRuns } from "./modules/automation-rules/listener";
 import { registerConversationHooks } from "./modules/conversations/hooks";
+import { csatWrites } from "./modules/csat/derive";
+import { surveyOnResolve } from "./modules/csat/service";
 import { liveHandler } from "./modules/live/handler";
 import { revocationHandler } from "./modules/live/revocation";
 import { notificationListener } from "./modules/notifications/listener";
@@ -38,11 +40,18 @@ registerHandlers({
     assigned_from_queue: drainQueues,
   },
   // Reporting facts and their rollups, in the batch of the events they come from.
-  derived: [reportingWrites],
+  derived: [reportingWrites, csatWrites],
 });
 
-// Auto-assignment of new and reopened conversations; a resolve frees a slot.
-registerConversationHooks({ created: assignNew, statusChanged: afterStatusChange });
+// Auto-assignment of new and reopened conversations; a resolve frees a slot and sends the
+// CSAT survey.
+registerConversationHooks({
+  created: assignNew,
+  statusChanged: async (scope, before, after) => {
+    await surveyOnResolve(scope, before, after);
+    await afterStatusChange(scope, before, after);
+  },
+});
 
 // Agents' live presence, kept by their account's feed.
 registerPresence(presenceChanged);

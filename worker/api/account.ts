@@ -20,6 +20,7 @@ import { conversationActionRoutes } from "../modules/conversations/routes.action
 import { conversationContactRoutes } from "../modules/conversations/routes.contact.account";
 import { conversationFilterRoutes } from "../modules/conversations/routes.filter.account";
 import { conversationLabelRoutes } from "../modules/conversations/routes.labels.account";
+import { csatAccountRoutes } from "../modules/csat/routes.account";
 import { customAttributeAccountRoutes } from "../modules/custom-attributes/routes.account";
 import { customFilterAccountRoutes } from "../modules/custom-filters/routes.account";
 import { helpCenterAccountRoutes } from "../modules/help-center/routes.account";
@@ -73,3 +74,4 @@ accountApi.route(BASE, participantAccountRoutes);
 accountApi.route(BASE, reportingEventRoutes);
 accountApi.route(BASE, auditLogAccountRoutes);
 accountApi.route(BASE, macroAccountRoutes);
+accountApi.route(BASE, csatAccountRoutes);

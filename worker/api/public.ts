@@ -10,6 +10,7 @@ import { createRouter } from "../http/router";
 import { contactEventPublicRoutes } from "../modules/contacts/routes.events.public";
 import { contactPublicRoutes, contactSessionPublicRoutes } from "../modules/contacts/routes.public";
 import { conversationPublicRoutes } from "../modules/conversations/routes.public";
+import { csatPageRoutes, csatPublicRoutes } from "../modules/csat/routes.public";
 import { inboxPublicRoutes } from "../modules/inboxes/routes.public";
 import { liveContactRoutes, livePubsubRoutes } from "../modules/live/routes.public";
 import { messagePublicRoutes } from "../modules/messages/routes.public";
@@ -37,3 +38,8 @@ publicApi.route(BASE, conversationPublicRoutes);
 publicApi.route(BASE, messagePublicRoutes);
 publicApi.route(BASE, liveContactRoutes);
 publicApi.route(ROOT, livePubsubRoutes);
+// The CSAT survey's link (Chatwoot's): the conversation's uuid is the credential.
+publicApi.use(`${ROOT}/csat_survey/*`, publicIpLimit);
+publicApi.use("/survey/responses/*", publicIpLimit);
+publicApi.route(ROOT, csatPublicRoutes);
+publicApi.route("/", csatPageRoutes);

@@ -2,6 +2,7 @@ import type { ConversationRow, MessageRow } from "../../db/schema";
 import { commit } from "../../events/commit";
 import { ApiError, invalidField } from "../../lib/errors";
 import type { AppendResult } from "../conversation-room/types";
+import { checkSubmission } from "../csat/service";
 import { findMessage } from "../messages/queries";
 import { createMessage, type MessageScope } from "../messages/service";
 import { updateMessage } from "../messages/service.changes";
@@ -156,6 +157,7 @@ export async function submitValues(
       "Only an agent's or bot's message can be answered",
     );
   }
+  checkSubmission(message, submitted);
   return updateMessage(scope, row, message.id, {
     content_attributes: { submitted_values: submitted },
   });
