@@ -205,7 +205,37 @@ describe("POST /api/v1/accounts/{account_id}/actions/contact_merge", () => {
     expect(await rowsReferencing(w.mergee.id)).toMatchObject({ contacts: 1 });
     expect(await rowsReferencing(foreign.id)).toMatchObject({ contacts: 1 });
   });
+
+  it("refuses a merge whose attributes would pass the JSON bounds (422 naming the field), moving nothing", async () => {
+    const w = await twoContacts();
+    // 150 keys each: within the 200-key bound alone, 300 once merged.
+    const keys = (prefix: string) =>
+      Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`${prefix}${i}`, i]));
+    for (const [field, column] of [
+      ["custom_attributes", "custom_attributes"],
+      ["additional_attributes", "additional_attributes"],
+    ] as const) {
+      const base = await createContact(w.account.id, { [camel(field)]: keys("a") });
+      const mergee = await createContact(w.account.id, { [camel(field)]: keys("b") });
+      await createConversation(w.account.id, w.inbox.id, { contactId: mergee.id });
+      const before = await rowsReferencing(mergee.id);
+      const res = await api(mergeUrl(w.account.id), {
+        method: "POST",
+        token: w.admin.token,
+        body: { base_contact_id: base.id, mergee_contact_id: mergee.id },
+      });
+      expect(expectError(res, 422).error).toContain(field);
+      expect(await rowsReferencing(mergee.id)).toEqual(before);
+      const stored = await env.DB.prepare(`SELECT ${column} AS v FROM contacts WHERE id = ?`)
+        .bind(base.id)
+        .first<{ v: string }>();
+      expect(Object.keys(JSON.parse(stored?.v ?? "{}"))).toHaveLength(150);
+    }
+  });
 });
+
+const camel = (field: "custom_attributes" | "additional_attributes") =>
+  field === "custom_attributes" ? "customAttributes" : "additionalAttributes";
 
 describe("GET /api/v1/accounts/{account_id}/contacts/{id}/contactable_inboxes", () => {
   it("lists the caller's inboxes that can reach the contact with the source id to use", async () => {

@@ -3,6 +3,7 @@ import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import type { AnyDomainEvent } from "../../events/types";
 import { invalidField } from "../../lib/errors";
+import { assertMergedWithinBounds } from "../../lib/json-bounds";
 import type { AccountRole, Actor } from "../access-tokens/service";
 import { listInboxes, listMemberInboxes } from "../inboxes/queries";
 import { contactChanges, mergePatch } from "./events";
@@ -46,6 +47,9 @@ export async function mergeContacts(
     loadContact(deps, accountId, input.mergee_contact_id),
   ]);
   const values = mergedValues(base, mergee);
+  // Two contacts each within the bounds can merge into attributes past them (a 422, nothing moved).
+  assertMergedWithinBounds("custom_attributes", values.customAttributes);
+  assertMergedWithinBounds("additional_attributes", values.additionalAttributes);
   const changed = contactChanges(base, values, {});
   const events: AnyDomainEvent[] = [
     {
