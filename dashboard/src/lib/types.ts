@@ -124,9 +124,19 @@ export type Profile = {
   display_name?: string | null;
   email: string;
   access_token?: string;
-  availability_status?: string;
-  accounts: { id: number; name: string; role: string }[];
+  accounts: {
+    id: number;
+    name: string;
+    role: string;
+    /** What the agent chose in that account. */
+    availability?: Availability;
+    /** What others see: the choice, or offline when online was chosen but no socket is open. */
+    availability_status?: Availability;
+    auto_offline?: boolean;
+  }[];
 };
+
+export type Availability = "online" | "busy" | "offline";
 
 /** A server frame of either socket (docs/realtime.md, "Frames"). */
 export type Frame = { v?: number; event: string; seq: number; data: Record<string, unknown> };

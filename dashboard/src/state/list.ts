@@ -4,6 +4,7 @@ import { LiveSocket, type SocketState } from "../lib/socket";
 import type { Conversation, Counts, Frame, Message } from "../lib/types";
 import { directory } from "./account";
 import { DEFAULT_FILTER, type ListFilter, ListModel } from "./list-model";
+import { applyPresence } from "./presence";
 import { token } from "./session";
 
 const PER_PAGE = 25;
@@ -170,6 +171,10 @@ export function setFilter(patch: Partial<ListFilter>) {
 }
 
 function onFrame(frame: Frame) {
+  if (frame.event === "presence.update") {
+    applyPresence(frame.data);
+    return;
+  }
   if (frame.event !== "message.created" && !frame.event.startsWith("conversation.")) {
     return;
   }

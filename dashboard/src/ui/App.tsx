@@ -4,6 +4,7 @@ import { feedState, startList, stopList } from "../state/list";
 import { conversationPath, go, type Route, route } from "../state/route";
 import { loadProfile, profile, signOut, token } from "../state/session";
 import { closeThread, conversation, openThread } from "../state/thread";
+import { Availability } from "./Availability";
 import { ContactPanel } from "./ContactPanel";
 import { ConversationList } from "./ConversationList";
 import { Profile } from "./Profile";
@@ -71,6 +72,7 @@ function TopBar({ r }: { r: AccountRoute }) {
           {me.name}
         </a>
       </nav>
+      <Availability accountId={r.accountId} id="top-availability" />
       <span
         class={`dot ${feedState.value}`}
         title={feedState.value === "live" ? "Live" : "Connecting"}

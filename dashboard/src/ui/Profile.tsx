@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
-import { acct, request } from "../lib/api";
+import { request } from "../lib/api";
 import type { Profile as ProfileRecord } from "../lib/types";
-import { loadDirectory } from "../state/account";
 import { askNotifications, notificationsOn, setSound, soundOn } from "../state/notify";
 import { profile } from "../state/session";
+import { Availability } from "./Availability";
 import { setTheme, theme } from "./theme";
 
 /** The agent's own name, availability, alerts and theme. */
@@ -13,7 +13,6 @@ export function Profile({ accountId }: { accountId: number }) {
   if (!me) {
     return null;
   }
-  const role = me.accounts.find((a) => a.id === accountId)?.role;
   return (
     <main class="settings">
       <div class="settings-body">
@@ -50,30 +49,10 @@ export function Profile({ accountId }: { accountId: number }) {
           {note && <p role="status">{note}</p>}
         </form>
         <h3>Availability</h3>
-        {role === "administrator" ? (
-          <select
-            aria-label="Availability"
-            value={me.availability_status ?? "online"}
-            onChange={async (e) => {
-              const availability = (e.currentTarget as HTMLSelectElement).value;
-              await request(acct(accountId, `/agents/${me.id}`), {
-                method: "PATCH",
-                json: { availability },
-              }).catch(() => undefined);
-              profile.value = { ...me, availability_status: availability };
-              void loadDirectory(accountId);
-            }}
-          >
-            <option value="online">Online</option>
-            <option value="busy">Busy</option>
-            <option value="offline">Offline</option>
-          </select>
-        ) : (
-          <p class="muted">
-            {me.availability_status ?? "online"}: an administrator sets it (the API has no
-            self-service availability yet).
-          </p>
-        )}
+        <Availability accountId={accountId} id="pf-availability" />
+        <p class="muted">
+          Busy and offline stand until you change them; online shows while the app is open.
+        </p>
         <h3>Alerts and look</h3>
         <label class="check">
           <input

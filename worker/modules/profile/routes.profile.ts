@@ -11,7 +11,8 @@ import { presentUser } from "../users/presenter";
 import { findUser } from "../users/queries";
 import { UserSchema } from "../users/schema";
 import { loadUserView } from "../users/service";
-import { ProfileUpdateSchema } from "./schema";
+import { chooseOwnPresence } from "./availability";
+import { AutoOfflineUpdateSchema, AvailabilityUpdateSchema, ProfileUpdateSchema } from "./schema";
 import { resetAccessToken, updateProfile } from "./service";
 
 const tags = ["Profile"];
@@ -51,6 +52,30 @@ const resetToken = createRoute({
   responses: { 200: jsonContent(UserSchema, "The user, with the new token"), ...errorResponses },
 });
 
+// Chatwoot: POST /api/v1/profile/availability
+const availability = createRoute({
+  method: "post",
+  path: "/api/v1/profile/availability",
+  tags,
+  summary: "Choose one's own availability (online, busy, offline) in one of one's accounts",
+  description:
+    "Busy and offline stand whatever the agent's sockets; online shows online while a socket of theirs is open (unless `auto_offline` is off). A change of what others see sends `presence.update` on the account feed.",
+  middleware: [authUser] as const,
+  request: { body: jsonBody(AvailabilityUpdateSchema) },
+  responses: { 200: jsonContent(UserSchema, "The user"), ...errorResponses },
+});
+
+// Chatwoot: POST /api/v1/profile/auto_offline
+const autoOffline = createRoute({
+  method: "post",
+  path: "/api/v1/profile/auto_offline",
+  tags,
+  summary: "Choose whether one shows offline without an open socket, in one of one's accounts",
+  middleware: [authUser] as const,
+  request: { body: jsonBody(AutoOfflineUpdateSchema) },
+  responses: { 200: jsonContent(UserSchema, "The user"), ...errorResponses },
+});
+
 /** The profile is a person's: agent bots have none (Chatwoot answers them 401 too). */
 async function me(c: Context<ActorEnv>) {
   const { actor } = c.var;
@@ -74,6 +99,22 @@ export const profileRoutes = createRouter<ActorEnv>()
     const user = await updateProfile(c.var.deps, await me(c), c.req.valid("json"), {
       env: c.env,
       ip: clientIp(c),
+    });
+    return c.json(await profileOf(c, user), 200);
+  })
+  .openapi(availability, async (c) => {
+    const user = await me(c);
+    const input = c.req.valid("json");
+    await chooseOwnPresence(c.var.deps, c.env, user, input.account_id, {
+      availability: input.availability,
+    });
+    return c.json(await profileOf(c, user), 200);
+  })
+  .openapi(autoOffline, async (c) => {
+    const user = await me(c);
+    const input = c.req.valid("json");
+    await chooseOwnPresence(c.var.deps, c.env, user, input.account_id, {
+      autoOffline: input.auto_offline,
     });
     return c.json(await profileOf(c, user), 200);
   })
