@@ -15,6 +15,7 @@ import { revocationHandler } from "./modules/live/revocation";
 import { notificationListener } from "./modules/notifications/listener";
 import { reportingWrites } from "./modules/reports/derive";
 import { autoResolveDue, wakeSnoozed } from "./modules/schedule/service";
+import { templatesListener } from "./modules/templates/listener";
 import { attemptDelivery } from "./modules/webhooks/delivery";
 import { resendOverdueDeliveries } from "./modules/webhooks/dispatch";
 import { agentBotListener, webhookListener } from "./modules/webhooks/listeners";
@@ -27,7 +28,14 @@ import { registerPresence } from "./realtime/feed-presence";
 registerHandlers({
   live: [liveHandler, revocationHandler],
   // In this order for every outbox event: automation may change what webhooks then carry.
-  queued: [automationListener, webhookListener, agentBotListener, notificationListener],
+  // Template messages (greeting, out of office, email request) last: their own events follow.
+  queued: [
+    automationListener,
+    webhookListener,
+    agentBotListener,
+    notificationListener,
+    templatesListener,
+  ],
   delivery: (id, ctx) => attemptDelivery(ctx, id),
   sweep: {
     deliveries: resendOverdueDeliveries,

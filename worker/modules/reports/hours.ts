@@ -33,7 +33,7 @@ function formatFor(timeZone: string): Intl.DateTimeFormat {
 }
 
 /** The wall clock of `zone` at UTC second `t`, as if it were UTC (seconds). */
-function wallClock(zone: string, t: number): number {
+export function wallClock(zone: string, t: number): number {
   const parts: Record<string, number> = {};
   for (const p of formatFor(zone).formatToParts(new Date(t * 1000))) {
     parts[p.type] = Number(p.value);
