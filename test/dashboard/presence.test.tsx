@@ -63,7 +63,7 @@ describe("the agent's own availability", () => {
       profile: { account_id: 1, availability: "busy" },
     });
     expect(select.value).toBe("busy");
-    expect(view.container.querySelector(".presence")?.className).toContain("busy");
+    expect(view.container.querySelector(".avail-dot")?.className).toContain("busy");
   });
 
   it("says so when the choice is refused, keeping the last known one", async () => {

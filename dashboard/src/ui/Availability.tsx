@@ -16,7 +16,7 @@ export function Availability({ accountId, id }: { accountId: number; id: string 
   const seen = m.availability_status ?? chosen;
   return (
     <span class="availability">
-      <span class={`presence ${seen}`} title={`Others see you ${LABELS[seen].toLowerCase()}`} />
+      <span class={`avail-dot ${seen}`} title={`Others see you ${LABELS[seen].toLowerCase()}`} />
       <label class="sr" for={id}>
         Availability
       </label>
