@@ -251,7 +251,7 @@ describe("a visitor's conversation", () => {
           await input.fill(`ack lost in transit ${fromPage}`);
           return fromPage;
         },
-        { intervals: [1000] },
+        { interval: 1000 },
       )
       .toBeGreaterThan(0);
     await input.fill("ack lost in transit");
