@@ -2,6 +2,7 @@
 // everyone sending over the socket for 30 s at a human-ish pace (visitors within the public
 // API's 30 messages a minute), every message timed to its arrival on the other side's socket.
 import { freshDatabase, startServer } from "./lib.mjs";
+import { d1Writes, watchD1 } from "./realtime-d1.mjs";
 import { framesOf, open, summarize } from "./realtime-ws.mjs";
 
 export const ROOMS = Number(process.env.BENCH_ROOMS ?? 200);
@@ -38,6 +39,9 @@ function party(ws, name, sentAt, latencies, tally) {
     const now = performance.now();
     for (const f of framesOf(e.data)) {
       if (f.event === "ack" || f.event === "error") {
+        if (f.event === "ack" && !f.data.duplicate) {
+          tally.d1.acked(f.data.id);
+        }
         const done = waiting.get(f.data.echo_id);
         waiting.delete(f.data.echo_id);
         done?.(f.event === "ack");
@@ -79,7 +83,15 @@ export async function measureRooms(port) {
   const ws = server.base.replace("http", "ws");
   const sentAt = new Map();
   const latencies = [];
-  const tally = { sent: 0, acked: 0, refused: 0, skipped: 0, received: 0, reordered: new Set() };
+  const tally = {
+    sent: 0,
+    acked: 0,
+    refused: 0,
+    skipped: 0,
+    received: 0,
+    reordered: new Set(),
+    d1: watchD1(dir),
+  };
   const sockets = [];
   const timers = [];
   try {
@@ -116,10 +128,13 @@ export async function measureRooms(port) {
     const sendingSeconds = (performance.now() - t0) / 1000;
     // Let the last frames and acks arrive.
     await new Promise((r) => setTimeout(r, 3000));
+    const { d1, ...counts } = tally;
     return {
+      ...counts,
+      d1Lag: d1.lag(),
+      d1Writes: d1Writes(dir),
       rooms: ROOMS,
       sendingSeconds,
-      ...tally,
       reordered: tally.reordered.size,
       perSecond: tally.acked / sendingSeconds,
       latency: summarize(latencies),

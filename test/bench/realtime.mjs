@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { childEnv, root } from "../../scripts/lib/wrangler.mjs";
 import { fmt, freshDatabase, startServer } from "./lib.mjs";
+import { d1Writes, watchD1 } from "./realtime-d1.mjs";
 import { measureRooms } from "./realtime-rooms.mjs";
 import { listeners, sender, startRelay, summarize } from "./realtime-ws.mjs";
 
@@ -71,7 +72,7 @@ async function serverFloor(base) {
 }
 
 /** 16 sockets, each with up to 8 sends awaiting their ack, until 3,000 messages are stored. */
-async function socketBurst(url, l) {
+async function socketBurst(url, l, d1) {
   const senders = await Promise.all(Array.from({ length: SENDERS }, () => sender(url)));
   const texts = Array.from({ length: BURST_MESSAGES }, (_, i) => `burst-${i}`);
   let next = 0;
@@ -80,7 +81,8 @@ async function socketBurst(url, l) {
     senders.flatMap((s) =>
       Array.from({ length: IN_FLIGHT_PER_SENDER }, async () => {
         while (next < texts.length) {
-          await s.send(texts[next++]);
+          const ack = await s.send(texts[next++]);
+          d1.acked(ack.id);
         }
       }),
     ),
@@ -127,14 +129,20 @@ async function measureRoom(relayP99) {
     const one = await sender(wsUrl);
     const socket = await latency((text) => one.send(text), l, "sock");
     one.close();
-    const burst = await socketBurst(wsUrl, l);
+    const d1 = watchD1(dir);
+    const burst = await socketBurst(wsUrl, l, d1);
+    const d1Lag = d1.lag();
     const reordered = l.reordered();
     l.close();
-    return { floor, http, socket, burst, reordered, dir, relayP99 };
+    return { floor, http, socket, burst, reordered, dir, relayP99, d1Lag, d1Writes: d1Writes(dir) };
   } finally {
     await server.stop();
   }
 }
+
+/** From the ack to the row in D1 (target p99 ≤ 250 ms), and D1 transactions per message. */
+const d1Line = ({ d1Lag: lag, d1Writes: w }) =>
+  `  D1: lag from ack to row p50 ${fmt(lag.p50)} ms, p99 ${fmt(lag.p99)} ms (target ≤ 250; ${lag.n} acks, ${lag.missing} not seen); ${w.batches} D1 transactions for ${w.messages} messages → ${fmt(w.perThousand)} per 1,000`;
 
 export async function main() {
   const relayServer = await startRelay(8962);
@@ -183,6 +191,7 @@ export async function main() {
     `  persisted ${fmt(b.perSecond)} messages/s (${fmt(b.seconds)} s; target ≥ 500); floor: GET / at ${fmt(room.floor.perSecond)} requests/s`,
     `  D1: ${d1.n} rows of ${expected} sent, seq ${d1.lo}..${d1.hi} → lost ${expected - d1.n}, gaps ${d1.hi - d1.lo + 1 - d1.n}`,
     `  listeners: fewest burst messages received ${b.minReceived}/${BURST_MESSAGES}; listeners that saw a reordering: ${room.reordered}`,
+    d1Line(room),
   );
   const lostRooms = rooms.acked - roomsD1.n + (rooms.acked - rooms.received);
   out.push(
@@ -190,10 +199,12 @@ export async function main() {
     `  sent ${rooms.sent}, acked ${rooms.acked}, refused ${rooms.refused}, turns skipped waiting for an ack ${rooms.skipped}; D1 holds ${roomsD1.n}; delivered to the other side ${rooms.received}`,
     `  persisted ${fmt(rooms.perSecond)} messages/s; delivery p50 ${fmt(rooms.latency.p50)} ms, p99 ${fmt(rooms.latency.p99)} ms (${fmt(rooms.latency.p99 / relay.p99)}× relay p99; target ≤ 5)`,
     `  sockets that saw a reordering: ${rooms.reordered}`,
+    d1Line(rooms),
   );
   const x = (v) => `${v.toFixed(1)}x`;
+  const lagP99 = Math.max(room.d1Lag.p99 ?? 0, rooms.d1Lag.p99 ?? 0);
   out.push(
-    `\nrealtime summary: http p99/floor ${x(httpRatio)}; socket p99/relay ${x(socketRatio)}; socket ${Math.round(b.perSecond)} msg/s; rooms ${Math.round(rooms.perSecond)} msg/s; lost ${lostRoom + lostRooms}; reordered ${room.reordered + rooms.reordered}`,
+    `\nrealtime summary: http p99/floor ${x(httpRatio)}; socket p99/relay ${x(socketRatio)}; socket ${Math.round(b.perSecond)} msg/s; rooms ${Math.round(rooms.perSecond)} msg/s; floor ${Math.round(room.floor.perSecond)} req/s; d1 lag p99 ${Math.round(lagP99)} ms; d1 tx per 1000 msgs ${Math.round(rooms.d1Writes.perThousand)}; lost ${lostRoom + lostRooms}; reordered ${room.reordered + rooms.reordered}`,
   );
   process.stdout.write(`${out.join("\n")}\n`);
 }

@@ -1,0 +1,89 @@
+// What the realtime benchmark reads straight from the local state of `wrangler dev` (read-only,
+// beside the running server): when each acked message's row appeared in D1 (the lag from the ack
+// to D1), and how many D1 write transactions the rooms made for their messages (each room counts
+// its batches in its own storage: `d1_batches`, `d1_messages`).
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { deserialize } from "node:v8";
+import { summarize } from "./realtime-ws.mjs";
+
+const POLL_MS = 5;
+
+function sqliteFiles(dir) {
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
+      .map((f) => path.join(dir, f));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Watches the server's D1 file: `acked(id)` notes an ack's time, the poller the time each row was
+ * first seen (every 5 ms); `lag()` summarises seen − acked per message (0 when the row was there
+ * before its ack, as when the ack waits for D1).
+ */
+export function watchD1(stateDir) {
+  const [file] = sqliteFiles(path.join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject"));
+  const db = new DatabaseSync(file, { readOnly: true });
+  const newer = db.prepare("SELECT id FROM messages WHERE id > ? ORDER BY id");
+  const seen = new Map();
+  const acks = new Map();
+  let last = 0;
+  const poll = () => {
+    const now = performance.now();
+    for (const { id } of newer.all(last)) {
+      seen.set(id, now);
+      last = Math.max(last, id);
+    }
+  };
+  const timer = setInterval(poll, POLL_MS);
+  return {
+    acked(id) {
+      acks.set(id, performance.now());
+    },
+    /** Stops watching after one last look; the lag of every acked message, in ms. */
+    lag() {
+      clearInterval(timer);
+      poll();
+      db.close();
+      const lags = [];
+      let missing = 0;
+      for (const [id, at] of acks) {
+        const found = seen.get(id);
+        if (found === undefined) {
+          missing++;
+        } else {
+          lags.push(Math.max(0, found - at));
+        }
+      }
+      return { ...summarize(lags), missing };
+    },
+  };
+}
+
+/** The rooms' D1 write transactions and the messages they carried, summed over every room. */
+export function d1Writes(stateDir) {
+  let batches = 0;
+  let messages = 0;
+  const rooms = path.join(stateDir, "v3", "do", "parley-ConversationRoom");
+  for (const file of sqliteFiles(rooms)) {
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      const get = db.prepare("SELECT value FROM _cf_KV WHERE key = ?");
+      const read = (key) => {
+        const row = get.get(key);
+        return row ? Number(deserialize(Buffer.from(row.value))) : 0;
+      };
+      batches += read("d1_batches");
+      messages += read("d1_messages");
+    } catch {
+      // a room that never wrote has no KV table
+    } finally {
+      db.close();
+    }
+  }
+  return { batches, messages, perThousand: messages > 0 ? (batches * 1000) / messages : 0 };
+}
