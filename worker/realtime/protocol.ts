@@ -116,6 +116,7 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 /** Client frames the realtime layer hands to the room's owner (it knows no messages). */
 export type ActionFrame = Extract<ClientFrame, { type: "message.create" | "read" }>;
+export type MessageFrame = Extract<ClientFrame, { type: "message.create" }>;
 /** What an action answers its socket with: an ack, an error, or nothing. */
 export type ActionReply = ControlFrame | null;
 

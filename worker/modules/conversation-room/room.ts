@@ -117,19 +117,25 @@ export class MessageRoom extends RoomBase<RoomFrame> {
   /** A message or read receipt from a socket: the actions the room was built with. */
   protected override act(who: SocketIdentity, action: ActionFrame): Promise<ActionReply> {
     const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
-    if (!conversation) {
-      return Promise.resolve(errorFrame(new ApiError("not_found")));
-    }
-    // A message's place in the order is taken as its frame arrives, before its checks.
-    const place = action.type === "message.create" ? this.writer.reserve() : undefined;
     const room: SocketRoom = {
-      appendMessage: (req) => this.appendAt(req, place),
+      appendMessage: (req) => this.appendAt(req),
       conversation: (load) => this.conversation.get(load),
       forgetConversation: () => this.conversation.drop(),
     };
+    if (action.type === "read") {
+      return conversation
+        ? this.actions.read(room, this.env, conversation, who)
+        : Promise.resolve(errorFrame(new ApiError("not_found")));
+    }
+    if (!conversation) {
+      return Promise.resolve(errorFrame(new ApiError("not_found"), action.echo_id));
+    }
+    // A message's place in the order is taken as its frame arrives, before its checks.
+    const place = this.writer.reserve();
+    room.appendMessage = (req) => this.appendAt(req, place);
     return this.actions
-      .act(room, this.env, conversation, who, action)
-      .finally(() => place?.cancel());
+      .message(room, this.env, conversation, who, action)
+      .finally(() => place.cancel());
   }
 
   /** Updates a message and records message.updated with it (unless `record` is null). */

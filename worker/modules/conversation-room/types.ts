@@ -2,7 +2,7 @@ import type { SQL } from "drizzle-orm";
 import type { ConversationRow, MessageRow } from "../../db/schema";
 import type { Bindings } from "../../env";
 import type { Recorder } from "../../events/commit";
-import type { ActionFrame, ActionReply, SocketIdentity } from "../../realtime/protocol";
+import type { ActionReply, MessageFrame, SocketIdentity } from "../../realtime/protocol";
 import type { Holder } from "../../realtime/revocation";
 import type { RoomConversation } from "../../realtime/room-typing";
 import type { MessageConversationContext } from "../messages/presenter";
@@ -35,16 +35,22 @@ export type SocketRoom = Appender & {
 
 /**
  * What the room does with the message and read frames its sockets send, given to it when it is
- * built (worker/index.ts binds `socketActions` of socket-actions/actions.ts).
+ * built (worker/index.ts binds `socketActions` of socket-actions/actions.ts). Each answers an
+ * ack, an error frame, or nothing; nothing is stored when it is an error.
  */
 export type SocketActions = {
-  /** Answers an ack, an error frame, or nothing; nothing is stored when it is an error. */
-  act(
+  message(
     room: SocketRoom,
     env: Bindings,
     conversation: RoomConversation,
     who: SocketIdentity,
-    action: ActionFrame,
+    frame: MessageFrame,
+  ): Promise<ActionReply>;
+  read(
+    room: SocketRoom,
+    env: Bindings,
+    conversation: RoomConversation,
+    who: SocketIdentity,
   ): Promise<ActionReply>;
   /** Access was revoked: forget what was cached about these holders (null: everyone). */
   forget(conversation: RoomConversation, holders: Holder[] | null): void;

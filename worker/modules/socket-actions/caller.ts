@@ -2,7 +2,9 @@ import type { AccountRow, ConversationRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { contactLimitKey } from "../../lib/limits";
+import { TtlCache } from "../../lib/ttl-cache";
 import type { SocketIdentity } from "../../realtime/protocol";
+import type { Holder } from "../../realtime/revocation";
 import type { RoomConversation } from "../../realtime/room-typing";
 import type { AccountRole, Actor } from "../access-tokens/service";
 import { findAccount } from "../accounts/queries";
@@ -110,4 +112,44 @@ async function agentOf(deps: Deps, who: SocketIdentity): Promise<Actor> {
     throw notFound();
   }
   return { kind: "user", user };
+}
+
+/**
+ * Who is on a socket, as the account API's auth would find them. A message's access is
+ * re-checked in its own write (sender-guard.ts), so for messages this only carries who they are
+ * (name, avatar, the visitor's rate-limit key) and may be a minute old; a refused write drops
+ * the entry (`forgetCaller`). Read receipts are not guarded: they resolve the caller afresh.
+ */
+const callers = new TtlCache<Promise<SocketCaller> | null>(60_000, 2_000);
+
+const callerKey = (ref: RoomConversation, kind: string, id: number, source = "") =>
+  `${ref.accountId}:${ref.id}:${kind}:${id}:${source}`;
+
+/** The socket's caller from the cache; one lookup serves every frame that arrives meanwhile. */
+export function cachedCaller(deps: Deps, ref: RoomConversation, who: SocketIdentity) {
+  const key = callerKey(ref, who.kind, who.id, who.source);
+  const known = callers.get(key);
+  if (known) {
+    return known;
+  }
+  const caller = socketCaller(deps, ref, who);
+  callers.set(key, caller);
+  caller.catch(() => callers.set(key, null));
+  return caller;
+}
+
+/** A write refused what the cache said: this caller is read again next time. */
+export function forgetCaller(ref: RoomConversation, who: SocketIdentity): void {
+  callers.set(callerKey(ref, who.kind, who.id, who.source), null);
+}
+
+/** Revoked access (realtime/revocation.ts): the room's cached callers are read again. */
+export function forgetCallers(ref: RoomConversation, holders: Holder[] | null): void {
+  if (holders === null) {
+    callers.clear();
+    return;
+  }
+  for (const h of holders) {
+    callers.set(callerKey(ref, h.kind, h.id), null);
+  }
 }
