@@ -33,8 +33,12 @@ export function freshDatabase(name, sql) {
   return { dir, seedSeconds: (performance.now() - started) / 1000 };
 }
 
-/** Starts wrangler dev on `dir` and resolves once /openapi.json answers. */
-export async function startServer(dir, port, vars = {}) {
+/**
+ * Starts wrangler dev on `dir` and resolves once /openapi.json answers. With `killable`, it runs
+ * in a process group of its own and `kill()` ends it at once with SIGKILL, workerd and all, as a
+ * crash would.
+ */
+export async function startServer(dir, port, vars = {}, { killable = false } = {}) {
   const base = `http://127.0.0.1:${port}`;
   // Mailed links are built on PUBLIC_URL only (never the request's Host): this server's own.
   const varArgs = Object.entries({ PUBLIC_URL: base, ...vars }).flatMap(([k, v]) => [
@@ -55,13 +59,22 @@ export async function startServer(dir, port, vars = {}) {
       "error",
       ...varArgs,
     ],
-    { cwd: root, env: childEnv, stdio: ["ignore", "ignore", "inherit"] },
+    { cwd: root, env: childEnv, stdio: ["ignore", "ignore", "inherit"], detached: killable },
   );
+  const kill = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) {
+        resolve();
+        return;
+      }
+      child.once("exit", () => resolve());
+      process.kill(killable ? -child.pid : child.pid, "SIGKILL");
+    });
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     try {
       if ((await fetch(`${base}/openapi.json`)).ok) {
-        return { base, stop: () => stopChild(child) };
+        return { base, stop: () => stopChild(child), kill };
       }
     } catch {
       // not listening yet

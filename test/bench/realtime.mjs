@@ -1,12 +1,14 @@
 // `npm run bench -- realtime`: one conversation with 100 listening sockets (messages posted
 // over HTTP, then sent over a socket), sustained sending over 16 sockets, and 200 busy rooms
-// at once, against `wrangler dev`. Baselines measured in the same run: the server's no-op
+// at once, against `wrangler dev`; then a burst into one conversation with the server killed
+// (SIGKILL) in its middle and restarted. Baselines measured in the same run: the server's no-op
 // floor (GET /) and a bare Node `ws` relay. Ends with one summary line.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { childEnv, root } from "../../scripts/lib/wrangler.mjs";
 import { fmt, freshDatabase, startServer } from "./lib.mjs";
 import { d1Writes, watchD1 } from "./realtime-d1.mjs";
+import { measureKill } from "./realtime-kill.mjs";
 import { measureRooms } from "./realtime-rooms.mjs";
 import { listeners, sender, startRelay, summarize } from "./realtime-ws.mjs";
 
@@ -18,7 +20,7 @@ const BURST_MESSAGES = 3000;
 const SENDERS = 16;
 const IN_FLIGHT_PER_SENDER = 8;
 
-const SEED = `
+export const SEED = `
 INSERT INTO accounts (name) VALUES ('Realtime');
 INSERT INTO users (name, email, pubsub_token) VALUES ('Bench Admin', 'rt@example.com', 'rtpubsub');
 INSERT INTO account_users (account_id, user_id, role) VALUES (1, 1, 'administrator');
@@ -168,6 +170,11 @@ export async function main() {
   );
   const rooms = await measureRooms(8963);
   const [roomsD1] = stored(rooms.dir, "SELECT count(*) AS n FROM messages");
+  const kill = await measureKill(
+    8964,
+    SEED,
+    `/api/v1/accounts/1/conversations/1/live?api_access_token=${TOKEN}`,
+  );
 
   const row = (name, r) =>
     `  ${name.padEnd(30)} n=${r.n}  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms  max ${fmt(r.max)} ms`;
@@ -201,10 +208,15 @@ export async function main() {
     `  sockets that saw a reordering: ${rooms.reordered}`,
     d1Line(rooms),
   );
+  out.push(
+    `\nkilled mid-burst: ${kill.sent} socket messages into one conversation, wrangler dev and workerd SIGKILLed after ${kill.ackedBeforeKill} acks, restarted, the unacked sent again with their echo_id`,
+    `  acked ${kill.acked}; D1 holds ${kill.rows}: acked but missing ${kill.lost}, with another id or seq than acked ${kill.wrong}, stored twice ${kill.duplicated}, seq gaps ${kill.gaps}; messages without exactly one message_created outbox row ${kill.outboxWrong}`,
+  );
+  const lostKill = kill.lost + kill.wrong + kill.duplicated + kill.gaps + kill.outboxWrong;
   const x = (v) => `${v.toFixed(1)}x`;
   const lagP99 = Math.max(room.d1Lag.p99 ?? 0, rooms.d1Lag.p99 ?? 0);
   out.push(
-    `\nrealtime summary: http p99/floor ${x(httpRatio)}; socket p99/relay ${x(socketRatio)}; socket ${Math.round(b.perSecond)} msg/s; rooms ${Math.round(rooms.perSecond)} msg/s; floor ${Math.round(room.floor.perSecond)} req/s; d1 lag p99 ${Math.round(lagP99)} ms; d1 tx per 1000 msgs ${Math.round(rooms.d1Writes.perThousand)}; lost ${lostRoom + lostRooms}; reordered ${room.reordered + rooms.reordered}`,
+    `\nrealtime summary: http p99/floor ${x(httpRatio)}; socket p99/relay ${x(socketRatio)}; socket ${Math.round(b.perSecond)} msg/s; rooms ${Math.round(rooms.perSecond)} msg/s; floor ${Math.round(room.floor.perSecond)} req/s; d1 lag p99 ${Math.round(lagP99)} ms; d1 tx per 1000 msgs ${Math.round(rooms.d1Writes.perThousand)}; lost ${lostRoom + lostRooms + lostKill}; reordered ${room.reordered + rooms.reordered}`,
   );
   process.stdout.write(`${out.join("\n")}\n`);
 }

@@ -1,0 +1,143 @@
+// Nothing lost on a crash: a burst of socket messages into one conversation, the server killed
+// with SIGKILL (wrangler dev and workerd) in the middle of it, started again on the same state,
+// every message not acked sent again with its echo_id. Then D1 must hold every acked message
+// exactly once, with the id and seq its ack gave, seqs 1..n without gaps, and exactly one
+// message_created outbox row per message.
+
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { freshDatabase, startServer } from "./lib.mjs";
+import { framesOf, open } from "./realtime-ws.mjs";
+
+const MESSAGES = 1500;
+const SOCKETS = 8;
+const IN_FLIGHT = 8;
+/** The kill comes once this many acks are in. */
+const KILL_AFTER_ACKS = 300;
+
+/** A sender whose unanswered sends fail when its socket closes (the server died). */
+async function killableSender(url) {
+  const ws = await open(url);
+  const waiting = new Map();
+  ws.onmessage = (e) => {
+    for (const f of framesOf(e.data)) {
+      const w = waiting.get(f.data?.echo_id);
+      if (w && (f.event === "ack" || f.event === "error")) {
+        waiting.delete(f.data.echo_id);
+        f.event === "ack" ? w.resolve(f.data) : w.reject(new Error(f.data.code));
+      }
+    }
+  };
+  const fail = () => {
+    for (const w of waiting.values()) {
+      w.reject(new Error("socket closed"));
+    }
+    waiting.clear();
+  };
+  ws.onclose = fail;
+  ws.onerror = fail;
+  const send = (echo) =>
+    new Promise((resolve, reject) => {
+      if (ws.readyState !== WebSocket.OPEN) {
+        reject(new Error("socket closed"));
+        return;
+      }
+      waiting.set(echo, { resolve, reject });
+      ws.send(JSON.stringify({ type: "message.create", echo_id: echo, content: echo }));
+    });
+  return { send, close: () => ws.close() };
+}
+
+/** Sends `echoes` over `SOCKETS` sockets; `acks` gets echo → ack; stops on the first failure. */
+async function burst(url, echoes, acks, onAck = () => {}) {
+  const senders = await Promise.all(Array.from({ length: SOCKETS }, () => killableSender(url)));
+  let next = 0;
+  await Promise.all(
+    senders.flatMap((s) =>
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < echoes.length) {
+          const echo = echoes[next++];
+          try {
+            acks.set(echo, await s.send(echo));
+            onAck(acks.size);
+          } catch {
+            return;
+          }
+        }
+      }),
+    ),
+  );
+  for (const s of senders) {
+    s.close();
+  }
+}
+
+function d1File(dir) {
+  const d = path.join(dir, "v3", "d1", "miniflare-D1DatabaseObject");
+  const f = readdirSync(d).find((n) => n.endsWith(".sqlite") && n !== "metadata.sqlite");
+  return path.join(d, f);
+}
+
+export async function measureKill(port, seed, wsPath) {
+  const { dir } = freshDatabase("realtime-kill", seed);
+  const echoes = Array.from({ length: MESSAGES }, (_, i) => `kill-${i}`);
+  const acks = new Map();
+  let server = await startServer(dir, port, {}, { killable: true });
+  let killed;
+  await burst(`${server.base.replace("http", "ws")}${wsPath}`, echoes, acks, (n) => {
+    if (n >= KILL_AFTER_ACKS && !killed) {
+      killed = server.kill();
+    }
+  });
+  await killed;
+  const ackedBeforeKill = acks.size;
+  server = await startServer(dir, port, {}, { killable: true });
+  try {
+    // Everything not acked is sent again with the same echo_id: stored once, or answered with
+    // what was stored before the kill.
+    const rest = echoes.filter((e) => !acks.has(e));
+    await burst(`${server.base.replace("http", "ws")}${wsPath}`, rest, acks);
+  } finally {
+    await server.stop();
+  }
+  const db = new DatabaseSync(d1File(dir), { readOnly: true });
+  const rows = db
+    .prepare("SELECT id, seq, content FROM messages WHERE conversation_id = 1 ORDER BY seq")
+    .all();
+  const outbox = db
+    .prepare(
+      "SELECT json_extract(payload, '$.message_id') AS id, count(*) AS n FROM event_outbox WHERE name = 'message_created' GROUP BY 1",
+    )
+    .all();
+  db.close();
+  const byContent = new Map();
+  for (const r of rows) {
+    byContent.set(r.content, [...(byContent.get(r.content) ?? []), r]);
+  }
+  let lost = 0;
+  let wrong = 0;
+  for (const [echo, ack] of acks) {
+    const found = byContent.get(echo) ?? [];
+    if (found.length === 0) {
+      lost++;
+    } else if (found[0].id !== ack.id || found[0].seq !== ack.seq) {
+      wrong++;
+    }
+  }
+  const duplicated = [...byContent.values()].filter((r) => r.length > 1).length;
+  const gaps = rows.filter((r, i) => r.seq !== i + 1).length;
+  const outboxOf = new Map(outbox.map((o) => [o.id, o.n]));
+  const outboxWrong = rows.filter((r) => outboxOf.get(r.id) !== 1).length;
+  return {
+    sent: MESSAGES,
+    ackedBeforeKill,
+    acked: acks.size,
+    rows: rows.length,
+    lost,
+    wrong,
+    duplicated,
+    gaps,
+    outboxWrong,
+  };
+}
