@@ -36,9 +36,9 @@ export function freshDatabase(name, sql) {
 /**
  * Starts wrangler dev on `dir` and resolves once /openapi.json answers. With `killable`, it runs
  * in a process group of its own and `kill()` ends it at once with SIGKILL, workerd and all, as a
- * crash would.
+ * crash would. `args`: more wrangler dev flags (e.g. --test-scheduled).
  */
-export async function startServer(dir, port, vars = {}, { killable = false } = {}) {
+export async function startServer(dir, port, vars = {}, { killable = false, args = [] } = {}) {
   const base = `http://127.0.0.1:${port}`;
   // Mailed links are built on PUBLIC_URL only (never the request's Host): this server's own.
   const varArgs = Object.entries({ PUBLIC_URL: base, ...vars }).flatMap(([k, v]) => [
@@ -58,6 +58,7 @@ export async function startServer(dir, port, vars = {}, { killable = false } = {
       "--log-level",
       "error",
       ...varArgs,
+      ...args,
     ],
     { cwd: root, env: childEnv, stdio: ["ignore", "ignore", "inherit"], detached: killable },
   );

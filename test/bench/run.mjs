@@ -6,6 +6,7 @@ const suites = {
   helpcenter: () => import("./helpcenter.mjs"),
   realtime: () => import("./realtime.mjs"),
   reports: () => import("./reports.mjs"),
+  schedule: () => import("./schedule.mjs"),
   webhooks: () => import("./webhooks.mjs"),
   widget: () => import("./widget.mjs"),
 };
