@@ -1,6 +1,8 @@
 // Two production builds into widget/dist (served by the Worker's static assets):
 //   vite build -c widget/vite.config.ts               the app: frame.html + one hashed JS bundle
 //   vite build -c widget/vite.config.ts --mode loader widget.js, a framework-free IIFE
+//   vite build -c widget/vite.config.ts --mode preview widget-preview.js, an ES module the
+//                                                   loader imports for the closed chat's preview
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import preact from "@preact/preset-vite";
@@ -19,23 +21,30 @@ const noPreloadHelper: Plugin = {
   load: (id) => (id === PRELOAD_HELPER ? "export const __vitePreload = (load) => load();" : null),
 };
 
+/** One file of its own for the host page (no framework): the loader, or the reply preview. */
+const hostFile = (entry: string, format: "iife" | "es", fileName: string) => ({
+  root: here,
+  publicDir: false as const,
+  build: {
+    outDir,
+    emptyOutDir: false,
+    target: "es2020",
+    // Vite keeps an ES library's whitespace (for its users' bundlers): terser, as for the app.
+    ...(format === "es" ? { minify: "terser" as const, terserOptions: { module: true } } : {}),
+    lib: {
+      entry: path.join(here, entry),
+      formats: [format],
+      name: "parleyLoader",
+      fileName: () => fileName,
+    },
+  },
+});
+
 export default defineConfig(({ mode }) =>
-  mode === "loader"
-    ? {
-        root: here,
-        publicDir: false,
-        build: {
-          outDir,
-          emptyOutDir: false,
-          target: "es2020",
-          lib: {
-            entry: path.join(here, "src/loader/index.ts"),
-            formats: ["iife"],
-            name: "parleyLoader",
-            fileName: () => "widget.js",
-          },
-        },
-      }
+  mode === "preview"
+    ? hostFile("src/loader/preview.ts", "es", "widget-preview.js")
+    : mode === "loader"
+      ? hostFile("src/loader/index.ts", "iife", "widget.js")
     : {
         root: here,
         // Relative URLs: the frame finds its bundle and locales wherever Parley is mounted.

@@ -113,14 +113,14 @@ describe("the widget's look (docs/widget/*.png)", () => {
     const box = await close.boundingBox();
     expect(box).not.toBeNull();
     expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(PHONE.width);
-    // A bright yellow brand: white text on a deeper shade of it, never black text.
+    // A bright yellow brand stays itself, with black text (issue 24: no muddy darker shade).
     const colors = await chatFrame(v.page).evaluate(() => {
       const head = document.querySelector(".pw-head") as HTMLElement;
       const s = getComputedStyle(head);
       return { text: s.color, background: s.backgroundColor };
     });
-    expect(colors.text).toBe("rgb(255, 255, 255)");
-    expect(colors.background).not.toBe("rgb(255, 212, 0)");
+    expect(colors.text).toBe("rgb(0, 0, 0)");
+    expect(colors.background).toBe("rgb(255, 212, 0)");
     await expectLook(v.page, "long-title-phone");
     // A modal on the phone: the page behind does not scroll, Tab never leaves the chat.
     const overflow = () => v.page.evaluate(() => document.documentElement.style.overflow);
@@ -140,21 +140,28 @@ describe("the widget's look (docs/widget/*.png)", () => {
     await v.context.close();
   });
 
-  it("a reply while the chat is closed shows a preview that opens it", async () => {
-    const v = await newVisitor({});
-    await openChat(v.page);
-    await converse(v.page, false);
-    await launcher(v.page).click();
-    const id = await agent.latestConversation();
-    await agent.reply(id, "Good news: the courier is on the way to you now.");
-    const preview = v.page.locator("parley-widget button", {
-      hasText: "Good news: the courier is on the way to you now.",
-    });
-    await preview.waitFor();
-    await expectLook(v.page, "preview-desktop", CORNER);
-    await preview.click();
-    await chat(v.page).locator("textarea").waitFor();
-    expect(await preview.isVisible()).toBe(false);
-    await v.context.close();
+  it("a reply while the chat is closed shows a preview that opens it: light and dark", async () => {
+    for (const [name, dark] of [
+      ["preview-desktop", false],
+      ["preview-desktop-dark", true],
+    ] as const) {
+      const v = await newVisitor({ dark });
+      await openChat(v.page);
+      await converse(v.page, false);
+      await launcher(v.page).click();
+      const id = await agent.latestConversation();
+      // Longer than two lines of the card: cut at a word with an ellipsis.
+      await agent.reply(
+        id,
+        "Good news: the courier is on the way to you now, and your parcel ships from Frida's warehouse in Malmö before noon.",
+      );
+      const preview = v.page.locator("parley-widget button", { hasText: "Good news" });
+      await preview.waitFor();
+      await expectLook(v.page, name, CORNER);
+      await preview.click();
+      await chat(v.page).locator("textarea").waitFor();
+      expect(await preview.isVisible()).toBe(false);
+      await v.context.close();
+    }
   });
 });

@@ -110,7 +110,8 @@ describe("App", () => {
     fakeApi(() => new Promise(() => {}));
     settings.value = { ...SETTINGS, pre_chat_form_enabled: true };
     view = show(() => <App />);
-    fireEvent.click(screen.getByRole("button", { name: "Start the conversation" }));
+    // The form comes with the interactive chunk: "Loading…" until it lands.
+    fireEvent.click(await screen.findByRole("button", { name: "Start the conversation" }));
     await settle();
     expect(screen.getByLabelText("Email *").getAttribute("aria-invalid")).toBe("true");
     fireEvent.input(screen.getByLabelText("Email *"), { target: { value: "ann@example.org" } });

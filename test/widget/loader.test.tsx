@@ -2,6 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from "vite
 import { envelope } from "../../widget/src/shared/bridge-protocol";
 
 const PARLEY = "https://chat.example";
+
+// The loader imports the preview from the Parley origin; here, the module from the source.
+vi.mock("https://chat.example/widget-preview.js", () => import("../../widget/src/loader/preview"));
 type Sdk = {
   open(): void;
   close(): void;
@@ -130,23 +133,40 @@ describe("the loader", () => {
     // Only the launcher is there until a preview is shown.
     const buttons = () => [...root.querySelectorAll("button")] as HTMLButtonElement[];
     reply("my own", 0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(buttons()).toHaveLength(1);
     reply("Your order shipped today.");
-    let [, preview, dismiss] = buttons();
-    expect(preview?.textContent).toBe("Your order shipped today.");
+    await vi.waitFor(() => expect(buttons()).toHaveLength(3));
+    // The × comes first and apart from the card: never on top of its text.
+    let [, dismiss, preview] = buttons();
     expect(dismiss?.getAttribute("aria-label")).toBe("Dismiss");
+    expect(dismiss?.contains(preview as Node)).toBe(false);
+    expect(preview?.contains(dismiss as Node)).toBe(false);
+    // The sender's face (initials) and name, then the reply.
+    const parts = [...(preview as HTMLElement).querySelectorAll("span")].map((s) => s.textContent);
+    expect(parts).toContain("A");
+    expect(parts).toContain("Ann");
+    expect(parts).toContain("Your order shipped today.");
     expect(document.title).toBe("(1) Shop");
     dismiss?.click();
     expect(buttons()).toHaveLength(1);
     expect(document.title).toBe("Shop");
-    reply("x".repeat(300));
-    [, preview] = buttons();
-    expect(preview?.textContent).toHaveLength(120);
+    // A long reply is cut at a word, with an ellipsis (the card clamps it to two lines).
+    reply(`${"Your parcel ships from Frida's warehouse today. ".repeat(8)}`);
+    await vi.waitFor(() => expect(buttons()).toHaveLength(3));
+    [, , preview] = buttons();
+    const text = preview?.lastElementChild?.lastElementChild?.textContent ?? "";
+    expect(text.length).toBeLessThanOrEqual(161);
+    expect(text).toMatch(/ [A-Za-z']+\.?…$/);
+    expect("Your parcel ships from Frida's warehouse today. ".repeat(8)).toContain(
+      text.slice(0, -1),
+    );
     preview?.click();
     expect((frame() as FakeFrame).style.display).toBe("block");
     expect(buttons()).toHaveLength(1);
     // Open: no preview.
     reply("while open");
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(buttons()).toHaveLength(1);
   });
 

@@ -9,7 +9,7 @@ import { resetChat } from "../../widget/src/app/state/chat";
 import { mergeMessages, status } from "../../widget/src/app/state/conversation";
 import { saveSession } from "../../widget/src/app/state/session";
 import { settings } from "../../widget/src/app/state/ui";
-import { brandShade } from "../../widget/src/shared/contrast";
+import { brandColor, textOn } from "../../widget/src/shared/contrast";
 import { fakeApi, inboxSettings, message, settle, show } from "./support";
 
 const SETTINGS = inboxSettings({
@@ -32,27 +32,53 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** WCAG contrast of white on an rgb(r,g,b) colour. */
-function whiteContrast(rgb: string) {
-  const [r, g, b] = (rgb.match(/\d+/g) ?? []).map((c) => {
-    const s = Number(c) / 255;
+/** WCAG relative luminance of #rrggbb (the exact sRGB curve, with its linear toe). */
+function luminance(hex: string) {
+  const n = Number.parseInt(hex.slice(1), 16);
+  const [r, g, b] = [n >> 16, (n >> 8) & 255, n & 255].map((c) => {
+    const s = c / 255;
     return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
   }) as [number, number, number];
-  return 1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
+const contrast = (a: string, on: string) => {
+  const b = on === "#000" ? "#000000" : "#ffffff";
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+};
 
 describe("the brand colour", () => {
-  it("is deepened in its own hue until white text reads (4.5:1), never given black text", () => {
-    for (const brand of ["#1f93ff", "#ffeb3b", "#22c55e", "#ffffff", "#ff5a5f"]) {
-      const shade = brandShade(brand);
-      expect(whiteContrast(shade), brand).toBeGreaterThanOrEqual(4.5);
+  it("stays as it is and gets the text colour that reads on it (4.5:1), on every colour", () => {
+    // Issue 24: #f5c518 was darkened to a muddy olive; it now keeps its yellow with black text.
+    expect(textOn("#f5c518")).toBe("#000");
+    expect(textOn("#123456")).toBe("#fff");
+    expect(textOn("#1f5fbf")).toBe("#fff");
+    // A sweep of the whole cube, every 17th step of each channel, and the edge of the switch.
+    const colours = [];
+    for (let r = 0; r < 256; r += 17) {
+      for (let g = 0; g < 256; g += 17) {
+        for (let b = 0; b < 256; b += 17) {
+          colours.push(`#${((r << 16) | (g << 8) | b).toString(16).padStart(6, "0")}`);
+        }
+      }
     }
-    // A dark brand stays exactly as it is.
-    expect(brandShade("#123456")).toBe("rgb(18,52,86)");
-    // The hue is kept: blue stays blue.
-    const [r, g, b] = (brandShade("#1f93ff").match(/\d+/g) ?? []).map(Number) as number[];
-    expect(b).toBeGreaterThan(g as number);
-    expect(g).toBeGreaterThan(r as number);
+    colours.push("#767676", "#777777", "#757575", "#00a0a0", "#ff0000", "#808080");
+    for (const brand of colours) {
+      expect(contrast(brand, textOn(brand)), brand).toBeGreaterThanOrEqual(4.5);
+    }
+    // Anything but #rrggbb: the default colour in the app, white text rather than a guess.
+    expect(brandColor("red")).toBe("#1f93ff");
+    expect(brandColor(" #ABCDEF ")).toBe("#ABCDEF");
+    expect(textOn("red")).toBe("#fff");
+  });
+
+  it("paints the header and the visitor's bubbles with the brand colour itself", async () => {
+    settings.value = inboxSettings({ widget_color: "#f5c518" });
+    view = show(() => <App />);
+    await settle();
+    const main = view.root.querySelector(".pw") as HTMLElement;
+    expect(main.style.getPropertyValue("--pw-color")).toBe("#f5c518");
+    expect(main.style.getPropertyValue("--pw-on")).toBe("#000");
   });
 });
 
@@ -171,8 +197,8 @@ describe("the email card", () => {
   it("is labelled, has a placeholder, and can be dismissed", async () => {
     fakeApi(() => new Promise(() => {}));
     view = show(() => <App />);
-    await settle();
-    const input = screen.getByLabelText("Get notified by email");
+    // The card comes with the interactive chunk, loaded once it is needed.
+    const input = await screen.findByLabelText("Get notified by email");
     expect(input.getAttribute("placeholder")).toBe("you@example.com");
     fireEvent.click(screen.getByRole("button", { name: "Not now" }));
     await settle();
@@ -180,7 +206,7 @@ describe("the email card", () => {
   });
 
   it("is gone once the conversation has ended", async () => {
-    const { emailDismissed } = await import("../../widget/src/app/components/EmailCollect");
+    const { emailDismissed } = await import("../../widget/src/app/state/ui");
     emailDismissed.value = false;
     status.value = "resolved";
     view = show(() => <App />);
@@ -188,7 +214,6 @@ describe("the email card", () => {
     expect(view.root.textContent).toContain("This conversation has ended.");
     expect(view.root.querySelector(".pw-email")).toBeNull();
     status.value = "open";
-    await settle();
-    expect(view.root.querySelector(".pw-email")).not.toBeNull();
+    await vi.waitFor(() => expect(view?.root.querySelector(".pw-email")).not.toBeNull());
   });
 });

@@ -131,7 +131,7 @@ describe("POST /api/v1/accounts/{account_id}/inboxes", () => {
       pre_chat_form_enabled: true,
       pre_chat_form_options: { pre_chat_message: "Who are you?" },
       website_token: identifier,
-      web_widget_script: `<script src="http://parley.test/widget.js" data-inbox="${identifier}" async></script>`,
+      web_widget_script: `<script src="http://parley.test/widget.js" data-inbox="${identifier}" data-color="#AA00ff" async></script>`,
       webhook_url: null,
       working_hours_enabled: true,
     });
@@ -283,6 +283,11 @@ describe("PATCH /api/v1/accounts/{account_id}/inboxes/{id}", () => {
       enable_auto_assignment: false,
       out_of_office_message: "Away",
       widget_color: "#000000",
+      // The embed snippet carries the new colour (the launcher's first paint).
+      web_widget_script: created.body.web_widget_script.replace(
+        /data-color="#[0-9a-fA-F]{6}"/,
+        'data-color="#000000"',
+      ),
       welcome_title: "Yo",
       working_hours: [
         ...created.body.working_hours.slice(0, 6),

@@ -1,6 +1,6 @@
 import type { VNode } from "preact";
 import type { HostCommand } from "../shared/bridge-protocol";
-import { brandShade } from "../shared/contrast";
+import { brandColor } from "../shared/contrast";
 import { App } from "./App";
 import { listenToHost, notifyHost, requestClose } from "./bridge";
 import { configure, embedded } from "./config";
@@ -97,8 +97,7 @@ effect(() => {
   const color = settings.value?.widget_color;
   if (color) {
     const active = Boolean(session.value?.conversationId) && !resolved.value;
-    // The launcher gets the shade the header uses: the loader has no room for the maths.
-    notifyHost({ type: "session", payload: { active, color: brandShade(color) } });
+    notifyHost({ type: "session", payload: { active, color: brandColor(color) } });
   }
 });
 

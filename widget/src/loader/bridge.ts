@@ -1,10 +1,4 @@
-import {
-  APP_EVENTS,
-  type AppEvent,
-  envelope,
-  type HostCommand,
-  openEnvelope,
-} from "../shared/bridge-protocol";
+import { type AppEvent, envelope, type HostCommand, openEnvelope } from "../shared/bridge-protocol";
 
 export type Bridge = { post(command: HostCommand): void };
 
@@ -22,7 +16,8 @@ export function createBridge(
     if (!source || e.source !== source || e.origin !== origin) {
       return;
     }
-    const message = openEnvelope<AppEvent>(e.data, APP_EVENTS);
+    // Any type: onEvent acts on the known ones only (the list would cost the loader's bytes).
+    const message = openEnvelope<AppEvent>(e.data);
     if (message) {
       onEvent(message);
     }

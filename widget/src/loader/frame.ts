@@ -12,27 +12,18 @@ export function createFrame(
   title: string,
   side: "left" | "right",
 ): Frame {
-  const iframe = el(
-    "iframe",
-    `${FIXED}border:0;background:#fff;color-scheme:light;box-shadow:0 8px 40px #0003`,
-    root,
-  );
+  const iframe = el("iframe", "", root);
   iframe.title = title;
   iframe.src = src;
   const media = matchMedia(MOBILE);
   let open = false;
   const layout = () => {
-    const s = iframe.style;
-    const mobile = media.matches;
-    const edge = mobile ? "0" : "20px";
-    s.display = open ? "block" : "none";
-    s.top = mobile ? "0" : "auto";
-    s.bottom = mobile ? "0" : "92px";
-    s.left = mobile || side === "left" ? edge : "auto";
-    s.right = mobile || side === "right" ? edge : "auto";
-    s.width = mobile ? "100%" : "380px";
-    s.height = mobile ? "100%" : "min(680px,calc(100% - 112px))";
-    s.borderRadius = mobile ? "0" : "16px";
+    iframe.style.cssText =
+      `${FIXED}border:0;background:#fff;color-scheme:light;box-shadow:0 8px 40px #0003;` +
+      `display:${open ? "block" : "none"};` +
+      (media.matches
+        ? "inset:0;width:100%;height:100%"
+        : `bottom:92px;${side}:20px;width:380px;height:min(680px,calc(100% - 112px));border-radius:16px`);
   };
   media.addEventListener?.("change", layout);
   layout();

@@ -1,6 +1,12 @@
-import { type AppEvent, type HostCommand, storageKey } from "../shared/bridge-protocol";
+import {
+  type AppEvent,
+  type HostCommand,
+  type HostMessage,
+  storageKey,
+} from "../shared/bridge-protocol";
+import { textOn } from "../shared/contrast";
 import { createBridge } from "./bridge";
-import { el, FIXED } from "./dom";
+import { el } from "./dom";
 import { createFrame, type Frame } from "./frame";
 import { labelsFor } from "./labels";
 import { createLauncher } from "./launcher";
@@ -50,8 +56,10 @@ function start(settings: ParleySettings, inbox: string) {
   const host = el("parley-widget" as "div", "all:initial");
   const root = host.attachShadow({ mode: "open" });
   const launcher = createLauncher(root, side);
-  // The default is brandShade("#1f93ff"): white reads on it.
-  launcher.setColor(stored.c ?? settings.color ?? "#1977cf");
+  // The inbox's colour from the first paint: as the chat last reported it, else as the site
+  // configured it or the embed snippet carries it (data-color), else Chatwoot's default.
+  let color = stored.c ?? settings.color ?? script?.dataset.color ?? "#1f93ff";
+  launcher.setColor(color);
   launcher.setLabels(labelsFor(locale ?? lang));
 
   const listeners: Partial<Record<SdkEvent, Set<Listener>>> = {};
@@ -73,6 +81,7 @@ function start(settings: ParleySettings, inbox: string) {
   let ready = false;
   let isOpen = false;
   let queue: HostCommand[] = [];
+  const theme = settings.theme ?? script?.dataset.theme;
   const bridge = createBridge(() => frame?.iframe.contentWindow, origin, onEvent);
   const send = (command: HostCommand) => (ready ? bridge.post(command) : queue.push(command));
   const postState = () =>
@@ -86,7 +95,6 @@ function start(settings: ParleySettings, inbox: string) {
     if (locale) {
       params.set("locale", locale);
     }
-    const theme = settings.theme ?? script?.dataset.theme;
     if (theme) {
       params.set("theme", theme);
     }
@@ -108,16 +116,16 @@ function start(settings: ParleySettings, inbox: string) {
       const m = event.payload;
       // Closed chat, a new reply: a short preview beside the launcher (and the title cue).
       if (!isOpen && m.message_type === 1 && m.content) {
-        showPreview(m.content);
+        showPreview(m);
       }
       emit("message", m);
     } else if (event.type === "request-close") {
       setOpen(false);
     } else if (event.type === "session") {
-      stored.c = event.payload.color;
+      stored.c = color = event.payload.color;
       stored.a = event.payload.active;
       save();
-      launcher.setColor(event.payload.color);
+      launcher.setColor(color);
     } else if (event.type === "store") {
       stored.s = { ...stored.s, [event.payload.name]: event.payload.value };
       save();
@@ -151,29 +159,33 @@ function start(settings: ParleySettings, inbox: string) {
 
   launcher.button.addEventListener("click", () => setOpen(!isOpen));
   const pageTitle = document.title;
-  // The preview exists only while shown: its text opens the chat, × dismisses it.
-  let preview: HTMLElement[] = [];
+  // The preview (widget-preview.js) exists only while shown.
+  let preview: HTMLElement | undefined;
   function hidePreview() {
-    for (const node of preview) {
-      node.remove();
-    }
-    preview = [];
+    preview?.remove();
+    preview = undefined;
     document.title = pageTitle;
   }
-  function showPreview(text: string) {
-    hidePreview();
-    const box = `${FIXED}bottom:88px;${side}:20px;border:0;border-radius:14px;background:#fff;font:14px system-ui;box-shadow:0 4px 16px #0004;`;
-    const open = el("button", `${box}max-width:240px;padding:10px 14px;text-align:start`, root);
-    const close = el("button", `${box}bottom:136px;width:28px;height:28px`, root);
-    open.textContent = text.slice(0, 120);
-    open.onclick = () => setOpen(true);
-    close.textContent = "×";
-    close.setAttribute("aria-label", labelsFor(locale ?? lang).dismiss);
-    close.onclick = hidePreview;
-    preview = [open, close];
-    if (settings.titleCue) {
-      document.title = `(1) ${pageTitle}`;
-    }
+  function showPreview(m: HostMessage) {
+    import(/* @vite-ignore */ `${base}/widget-preview.js`)
+      .then((module: typeof import("./preview")) => {
+        // Opened since: not shown. Replies in a row resolve in order: the newest stays.
+        if (!isOpen) {
+          hidePreview();
+          preview = module.showPreview(root, m, {
+            side,
+            color,
+            theme,
+            dismiss: labelsFor(locale ?? lang).dismiss,
+            open: () => setOpen(true),
+            close: hidePreview,
+          });
+          if (settings.titleCue) {
+            document.title = `(1) ${pageTitle}`;
+          }
+        }
+      })
+      .catch(() => {});
   }
   // Escape closes the chat from the launcher too, not only from inside the frame.
   launcher.button.addEventListener("keydown", (e) => e.key === "Escape" && setOpen(false));

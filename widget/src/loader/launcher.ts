@@ -1,3 +1,4 @@
+import { textOn } from "../shared/contrast";
 import { el, FIXED, icon } from "./dom";
 
 const CHAT = "M21 12a8 8 0 0 1-11.6 7.1L4 20.5l1.4-4.9A8 8 0 1 1 21 12z";
@@ -17,7 +18,7 @@ export type LauncherLabels = { open: string; close: string; unread: string };
 export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launcher {
   const button = el(
     "button",
-    `${FIXED}bottom:20px;${side}:20px;width:56px;height:56px;padding:0;border:0;border-radius:50%;cursor:pointer;display:flex;align-items:center;justify-content:center;color:#fff;box-shadow:0 4px 16px #0004`,
+    `${FIXED}bottom:20px;${side}:20px;width:56px;height:56px;padding:0;border:0;border-radius:50%;cursor:pointer;display:flex;align-items:center;justify-content:center;box-shadow:0 4px 16px #0004`,
     root,
   );
   button.type = "button";
@@ -58,8 +59,9 @@ export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launch
       update();
     },
     setColor(color) {
-      // Already the readable shade (from the chat), or the site's own `color` before that.
+      // The brand colour as it is, its icon in the text colour that reads on it.
       button.style.background = color;
+      button.style.color = textOn(color);
     },
     setLabels(next) {
       labels = next;

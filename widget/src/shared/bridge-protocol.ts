@@ -22,7 +22,7 @@ export type AppEvent =
   | { type: "unread"; payload: { count: number } }
   | { type: "message"; payload: HostMessage }
   | { type: "request-close"; payload: Record<string, never> }
-  /** color: the inbox colour's readable shade (brandShade), ready to paint under white. */
+  /** color: the inbox colour as #rrggbb (the loader picks the icon colour that reads on it). */
   | { type: "session"; payload: { active: boolean; color: string } }
   | { type: "store"; payload: { name: string; value: unknown } };
 
@@ -68,16 +68,20 @@ export function envelope<T extends { type: string; payload: unknown }>(message: 
   return { ...message, source: BRIDGE_SOURCE, v: BRIDGE_VERSION };
 }
 
-/** The message if it is a well-formed envelope of one of `types`, else null. */
+/** The message if it is a well-formed envelope (of one of `types`, when given), else null. */
 export function openEnvelope<T extends { type: string; payload: unknown }>(
   data: unknown,
-  types: readonly T["type"][],
+  types?: readonly T["type"][],
 ): T | null {
   if (typeof data !== "object" || data === null) {
     return null;
   }
   const d = data as Record<string, unknown>;
-  if (d.source !== BRIDGE_SOURCE || d.v !== BRIDGE_VERSION || !types.includes(d.type as never)) {
+  if (
+    d.source !== BRIDGE_SOURCE ||
+    d.v !== BRIDGE_VERSION ||
+    !(types ?? [d.type]).includes(d.type as never)
+  ) {
     return null;
   }
   return { type: d.type, payload: d.payload ?? {} } as T;

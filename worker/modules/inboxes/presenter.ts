@@ -13,8 +13,14 @@ export type InboxView = {
 
 const isWidget = (row: InboxRow) => row.channelType === "Channel::WebWidget";
 
-const widgetScript = (origin: string, identifier: string) =>
-  `<script src="${origin}/widget.js" data-inbox="${identifier}" async></script>`;
+/**
+ * The embed snippet. data-color paints the launcher in the inbox's colour from the first paint,
+ * before the chat has told the loader (only a #rrggbb value, so nothing else enters the tag).
+ */
+const widgetScript = (origin: string, row: InboxRow) => {
+  const color = /^#[0-9a-f]{6}$/i.test(row.widgetColor) ? ` data-color="${row.widgetColor}"` : "";
+  return `<script src="${origin}/widget.js" data-inbox="${row.inboxIdentifier}"${color} async></script>`;
+};
 
 /** Chatwoot's inbox partial, for both channel kinds. */
 export function presentInbox(row: InboxRow, view: InboxView): InboxJson {
@@ -51,7 +57,7 @@ export function presentInbox(row: InboxRow, view: InboxView): InboxJson {
     website_url: row.websiteUrl,
     widget_color: row.widgetColor,
     website_token: widget ? row.inboxIdentifier : null,
-    web_widget_script: widget ? widgetScript(view.origin, row.inboxIdentifier) : null,
+    web_widget_script: widget ? widgetScript(view.origin, row) : null,
     welcome_title: row.welcomeTitle,
     welcome_tagline: row.welcomeTagline,
     reply_time: row.replyTime,

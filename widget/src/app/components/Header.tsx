@@ -2,7 +2,7 @@ import { requestClose } from "../bridge";
 import { embedded } from "../config";
 import { type Key, t } from "../i18n";
 import { isWithinWorkingHours } from "../lib/hours";
-import { settings } from "../state/ui";
+import { browsingHelp, helpHome, settings } from "../state/ui";
 import { Avatar } from "./Avatar";
 import { Icon } from "./Icon";
 
@@ -10,7 +10,7 @@ import { Icon } from "./Icon";
  * The welcome title on the inbox's colour, up to three of its agents (a dot on those online),
  * one line of expectation, a close button.
  */
-export function Header() {
+export function Header({ help }: { help?: boolean }) {
   const s = settings.value;
   if (!s) {
     return null;
@@ -18,8 +18,9 @@ export function Header() {
   const replyKey = `reply_${s.reply_time}` as Key;
   // A copy cached before the inbox record had agents has none.
   const agents = s.available_agents || [];
+  const someone = agents.some((a) => a.availability_status === "online");
   // Agents are known and none is online: that is the expectation, whatever the hours say.
-  const away = agents[0] && !agents.some((a) => a.availability_status === "online");
+  const away = agents[0] && !someone;
   const available = !away && isWithinWorkingHours(s);
   // One line of expectation: the owner's tagline when there is one (it usually says the reply
   // time already), else the inbox's reply time while it is open; never both.
@@ -40,11 +41,25 @@ export function Header() {
         <h1 dir="auto">{s.welcome_title || s.name}</h1>
         {line && (
           <p class="pw-status" dir="auto">
-            {available && <span class="pw-online" aria-hidden="true" />}
+            {/* The green dot means someone is there: never for an inbox without agents online. */}
+            {available && someone && <span class="pw-online" aria-hidden="true" />}
             {line}
           </p>
         )}
       </div>
+      {/* From a conversation back to the help center's articles (an inbox with a portal). */}
+      {help && s.portal && helpHome.value && (
+        <button
+          type="button"
+          class="pw-icon"
+          aria-label={t("help")}
+          onClick={() => {
+            browsingHelp.value = true;
+          }}
+        >
+          <Icon name="help" />
+        </button>
+      )}
       {embedded() && (
         <button type="button" class="pw-icon" aria-label={t("close")} onClick={requestClose}>
           <Icon name="close" />

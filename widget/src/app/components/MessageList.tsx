@@ -26,6 +26,29 @@ function deliveryOf(m: Message) {
 const scroller: { current?: HTMLDivElement | null } = {};
 let pinned = true;
 
+const toEnd = () => {
+  const el = scroller.current;
+  if (el && pinned) {
+    el.scrollTop = el.scrollHeight;
+  }
+};
+/**
+ * Content that grows after its render (an image that loads, a card that appears below and
+ * shrinks the list, a font) keeps the newest message in view while the visitor is at the end:
+ * the observer runs after layout, before paint.
+ */
+const follow = new ResizeObserver(toEnd);
+const bindScroller = (el: HTMLDivElement | null) => {
+  if (el !== scroller.current) {
+    follow.disconnect();
+    scroller.current = el;
+    if (el) {
+      follow.observe(el);
+      follow.observe(el.firstElementChild as Element);
+    }
+  }
+};
+
 const onScroll = () => {
   const el = scroller.current;
   if (el) {
@@ -47,59 +70,51 @@ export function MessageList() {
   });
 
   // After this render is in the DOM (before paint): stay at the end while pinned there.
-  queueMicrotask(() => {
-    const el = scroller.current;
-    if (el && pinned) {
-      el.scrollTop = el.scrollHeight;
-    }
-  });
+  queueMicrotask(toEnd);
 
   return (
-    <div
-      class="pw-scroll"
-      ref={(el) => {
-        scroller.current = el;
-      }}
-      onScroll={onScroll}
-    >
-      {hasOlder.value && (
-        <button type="button" class="pw-link pw-older" onClick={() => void loadOlder()}>
-          {t("earlier")}
-        </button>
-      )}
-      <div role="log" aria-live="polite" aria-label={t("messages")}>
-        <ol class="pw-log">
-          {/* The welcome card: who answers here, and their greeting. */}
-          {greeting && (
-            <li class="pw-card" dir="auto">
-              <Avatar name={s.name} />
-              <b>{s.name}</b>
-              <p>{greeting}</p>
-            </li>
-          )}
-          {list.map((m, i) => [
-            day(m) !== day(list[i - 1]) && (
-              <li key={day(m)} class="pw-activity">
-                {new Date(m.created_at * 1000).toLocaleDateString(locale.value, {
-                  month: "long",
-                  day: "numeric",
-                })}
+    <div class="pw-scroll" ref={bindScroller} onScroll={onScroll}>
+      {/* Everything that scrolls, in one box the observer watches grow. */}
+      <div>
+        {hasOlder.value && (
+          <button type="button" class="pw-link pw-older" onClick={() => void loadOlder()}>
+            {t("earlier")}
+          </button>
+        )}
+        <div role="log" aria-live="polite" aria-label={t("messages")}>
+          <ol class="pw-log">
+            {/* The welcome card: who answers here, and their greeting. */}
+            {greeting && (
+              <li class="pw-card" dir="auto">
+                <Avatar name={s.name} />
+                <b>{s.name}</b>
+                <p>{greeting}</p>
               </li>
-            ),
-            <MessageBubble
-              key={m.id}
-              message={m}
-              showSender={senderKey(m) !== senderKey(list[i - 1])}
-              last={senderKey(m) !== senderKey(list[i + 1])}
-              footer={i === lastOwn && queue.length === 0 ? deliveryOf(m) : undefined}
-            />,
-          ])}
-          {queue.map((p) => (
-            <PendingBubble key={p.echo_id} item={p} />
-          ))}
-        </ol>
+            )}
+            {list.map((m, i) => [
+              day(m) !== day(list[i - 1]) && (
+                <li key={day(m)} class="pw-activity">
+                  {new Date(m.created_at * 1000).toLocaleDateString(locale.value, {
+                    month: "long",
+                    day: "numeric",
+                  })}
+                </li>
+              ),
+              <MessageBubble
+                key={m.id}
+                message={m}
+                showSender={senderKey(m) !== senderKey(list[i - 1])}
+                last={senderKey(m) !== senderKey(list[i + 1])}
+                footer={i === lastOwn && queue.length === 0 ? deliveryOf(m) : undefined}
+              />,
+            ])}
+            {queue.map((p) => (
+              <PendingBubble key={p.echo_id} item={p} />
+            ))}
+          </ol>
+        </div>
+        <TypingIndicator />
       </div>
-      <TypingIndicator />
     </div>
   );
 }

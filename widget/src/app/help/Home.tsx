@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { Header } from "../components/Header";
 import { messages, pending } from "../state/conversation";
 import { effect } from "../state/signal";
-import { focusRequest, settings } from "../state/ui";
+import { browsingHelp, focusRequest, settings } from "../state/ui";
 import { installStyles } from "../styles/install";
 import { Article } from "./Article";
 import css from "./help.css?inline";
@@ -53,7 +53,9 @@ const bindInput = (el: HTMLInputElement | null) => {
  */
 export function Home({ children }: { children?: ComponentChildren }) {
   const gone = !settings.value?.portal;
-  if (gone || chatting.value || messages.value.length > 0 || pending.value.length > 0) {
+  const talking = messages.value.length > 0 || pending.value.length > 0;
+  // A conversation going on shows at once, until the visitor goes back to the articles.
+  if (gone || ((chatting.value || talking) && !browsingHelp.value)) {
     return <>{children}</>;
   }
   if (article.value) {
@@ -103,7 +105,7 @@ export function Home({ children }: { children?: ComponentChildren }) {
       </div>
       <div class="pw-help-foot">
         <button type="button" class="pw-button" onClick={startChatting}>
-          {ht("help_chat")}
+          {ht(talking ? "help_back_chat" : "help_chat")}
         </button>
       </div>
     </>

@@ -10,6 +10,7 @@ export const helpEn = {
   help_back: "Back",
   help_still: "Still need help?",
   help_chat: "Chat with us",
+  help_back_chat: "Back to the conversation",
   help_open_full: "Open in the help center",
 };
 

@@ -75,6 +75,16 @@ function copy(node: Node, doc: Document): Node[] {
     el.setAttribute("loading", "lazy");
     el.setAttribute("alt", source.getAttribute("alt") ?? "");
   }
+  if (tag === "pre") {
+    // A code block scrolls sideways: keyboard users reach it with Tab (axe: scrollable-region-
+    // focusable), and its first line starts at the margin (a newline after <code> is dropped, as
+    // HTML drops one after <pre>).
+    el.setAttribute("tabindex", "0");
+    const first = children[0]?.firstChild ?? children[0];
+    if (first?.nodeType === Node.TEXT_NODE) {
+      first.textContent = (first.textContent ?? "").replace(/^\r?\n/, "");
+    }
+  }
   el.append(...children);
   return [el];
 }

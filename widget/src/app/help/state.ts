@@ -1,6 +1,6 @@
 // The help center's state and actions; loaded with the chunk, one home per frame.
 import { signal } from "../state/signal";
-import { requestFocus, settings } from "../state/ui";
+import { browsingHelp, requestFocus, settings } from "../state/ui";
 import { type ArticleBody, type ArticleSummary, fetchArticle, searchArticles } from "./api";
 
 export const query = signal("");
@@ -76,6 +76,7 @@ export function returnsFocus(slug: string) {
 
 export function startChatting() {
   article.value = null;
+  browsingHelp.value = false;
   chatting.value = true;
   requestFocus();
 }

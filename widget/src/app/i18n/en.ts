@@ -40,6 +40,7 @@ export const en = {
   try_again: "Try again",
   loading: "Loading…",
   messages: "Messages",
+  help: "Help articles",
 };
 
 export type Key = keyof typeof en;

@@ -1,13 +1,12 @@
 import { INCOMING } from "../api/types";
 import { Composer } from "../components/Composer";
-import { EmailCollect, emailDismissed } from "../components/EmailCollect";
 import { Header } from "../components/Header";
 import { MessageList } from "../components/MessageList";
 import { Notices } from "../components/Notices";
 import { ResolvedBar } from "../components/ResolvedBar";
 import { messages, pending, resolved } from "../state/conversation";
 import { session } from "../state/session";
-import { settings } from "../state/ui";
+import { emailDismissed, extras, needExtras, settings } from "../state/ui";
 
 /** The chat: header, notices, the message log, then the composer (or a way to start over). */
 export function Conversation() {
@@ -19,12 +18,16 @@ export function Conversation() {
     !resolved.value &&
     !emailDismissed.value &&
     messages.value.some((m) => m.message_type === INCOMING);
+  const X = extras.value;
+  if (askEmail) {
+    needExtras();
+  }
   return (
     <>
-      <Header />
+      <Header help />
       <Notices />
       <MessageList />
-      {askEmail && <EmailCollect />}
+      {askEmail && X && <X.EmailCollect />}
       {resolved.value ? <ResolvedBar /> : <Composer />}
     </>
   );

@@ -2,9 +2,7 @@ import { t } from "../i18n";
 import { EMAIL } from "../lib/prechat";
 import { saveEmail } from "../state/chat";
 import { signal } from "../state/signal";
-
-/** "Not now" hides the card for the rest of the visit. */
-export const emailDismissed = signal(false);
+import { emailDismissed } from "../state/ui";
 
 /** After the first message, inboxes with email collection ask where to reach the visitor. */
 const typed = signal("");
