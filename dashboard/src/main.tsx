@@ -1,11 +1,12 @@
 import { effect, mount } from "./lib/signal";
 import { onFeed, row, rows, version } from "./state/list";
 import { alertFor, setTitleCount } from "./state/notify";
-import { profile } from "./state/session";
+import { profile, signInWithLink } from "./state/session";
 import { App } from "./ui/App";
 import { onKey } from "./ui/Shortcuts";
 import "./styles.css";
 
+signInWithLink();
 mount(() => <App />, document.getElementById("app") as HTMLElement);
 addEventListener("keydown", onKey);
 

@@ -70,3 +70,28 @@ addEventListener("storage", (e) => {
 
 export const requestPasswordMail = (email: string) =>
   request("/auth/password", { json: { email }, token: null });
+
+/**
+ * A platform's one-time sign-in link (`/app/login#sso_auth_token=…`, docs/auth.md): the token
+ * rides in the fragment, which browsers never send, and leaves the address bar before it is
+ * used. Whoever was signed in here is replaced by the link's user.
+ */
+export async function signInWithLink(): Promise<void> {
+  const found = /(?:^#|&)sso_auth_token=([^&]+)/.exec(location.hash);
+  if (!found?.[1]) {
+    return;
+  }
+  history.replaceState(history.state, "", location.pathname + location.search);
+  keep(null);
+  profile.value = null;
+  try {
+    const body = await request<{ data: Profile }>("/auth/sso", {
+      json: { sso_auth_token: decodeURIComponent(found[1]) },
+      token: null,
+    });
+    keep(body.data.access_token ?? null);
+    profile.value = body.data;
+  } catch {
+    signOutReason.value = "This sign-in link is invalid or has expired.";
+  }
+}

@@ -3,11 +3,12 @@ import { createdAt } from "./_common";
 import { accounts } from "./accounts";
 import { users } from "./users";
 
-export type LinkPurpose = "set_password" | "join_account";
+export type LinkPurpose = "set_password" | "join_account" | "sso_login";
 
 /**
  * One-time links mailed to users: setting a password (a new agent's invitation, a reset) and
- * joining another account (an existing user invited by email). Only the token's SHA-256 is
+ * joining another account (an existing user invited by email); and the platform's sign-in links
+ * (sso_login: `GET /platform/api/v1/users/{id}/login`, handed to the platform, not mailed). Only the token's SHA-256 is
  * kept, so a read of the table cannot be replayed as a link.
  */
 export const oneTimeLinks = sqliteTable(

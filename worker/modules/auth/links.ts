@@ -12,12 +12,17 @@ const HOUR = 3600;
 export const LINK_TTL_SECONDS = {
   invitation: 7 * 24 * HOUR,
   reset: 6 * HOUR,
+  /** A platform's sign-in link is opened at once by the browser it is handed to (Chatwoot: 5 min). */
+  sso: 5 * 60,
 } as const;
 
 /** Where each link opens: pages the Worker serves (modules/auth/pages.ts). */
 export const LINK_PATHS = {
   set_password: "/app/auth/password/edit?reset_password_token=",
   join_account: "/app/auth/invitation?invitation_token=",
+  // In the fragment: a browser never sends it, so no server or proxy log holds the token.
+  // The agents' app exchanges it (POST /auth/sso) and drops it from the address bar.
+  sso_login: "/app/login#sso_auth_token=",
 } as const satisfies Record<LinkPurpose, string>;
 
 /** ~250 bits of base58: guessing one is out of reach even without the rate limits. */

@@ -13,8 +13,9 @@ import {
   PasswordResetSchema,
   SignInResultSchema,
   SignInSchema,
+  SsoSignInSchema,
 } from "./schema";
-import { requestPasswordReset, setPasswordWithLink, signIn } from "./service";
+import { requestPasswordReset, setPasswordWithLink, signIn, signInWithSsoLink } from "./service";
 import { throttled } from "./throttle";
 
 const tags = ["Auth"];
@@ -90,6 +91,25 @@ const resetRoute = createRoute({
   },
 });
 
+// Chatwoot signs in with `sso_auth_token` in place of a password; Parley takes it alone.
+const ssoRoute = createRoute({
+  method: "post",
+  path: "/auth/sso",
+  tags,
+  security: [],
+  summary: "Sign in with a platform's one-time link",
+  description:
+    "Exchanges the `sso_auth_token` of a link from `GET /platform/api/v1/users/{id}/login` " +
+    "(its URL fragment) for the user, as `/auth/sign_in` answers. The token works once, within " +
+    "5 minutes; otherwise 422. See docs/platform.md.",
+  request: { body: jsonBody(SsoSignInSchema) },
+  responses: {
+    200: jsonContent(SignInResultSchema, "The signed-in user"),
+    ...rateLimitResponses,
+    ...errorResponses,
+  },
+});
+
 export const RESET_REQUESTED =
   "If that email has an account, a link to choose a new password is on its way.";
 
@@ -114,4 +134,9 @@ export const authRoutes = createRouter<AppEnv>()
     const { reset_password_token, password } = c.req.valid("json");
     await setPasswordWithLink(c.var.deps, reset_password_token, password);
     return c.json({ success: true as const, message: "Your password has been set." }, 200);
+  })
+  .openapi(ssoRoute, async (c) => {
+    await limit(c);
+    const user = await signInWithSsoLink(c.var.deps, c.req.valid("json").sso_auth_token);
+    return c.json({ data: presentUser(await loadUserView(c.var.deps, user)) }, 200);
   });

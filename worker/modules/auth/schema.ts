@@ -18,6 +18,26 @@ export const SignInResultSchema = z
   .object({ data: UserSchema })
   .openapi("SignInResult", { description: "devise_token_auth's shape: the user, under `data`." });
 
+export const SsoSignInSchema = z
+  .object({
+    sso_auth_token: z
+      .string()
+      .min(1)
+      .max(128)
+      .openapi({ description: "The token of a platform's sign-in link (its URL fragment)" }),
+  })
+  .openapi("SsoSignIn");
+
+export const SsoLinkSchema = z
+  .object({
+    url: z.string().openapi({
+      description: "Signs the user in to the agents' app, once, within 5 minutes",
+      example:
+        "https://chat.example.com/app/login#sso_auth_token=3mJr7AoUXx2Wqd1ZkPd4Tv6Yh8fsLbNcQe5RaiBjKuG",
+    }),
+  })
+  .openapi("SsoLink");
+
 export const PasswordResetRequestSchema = z
   .object({
     email,

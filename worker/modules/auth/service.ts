@@ -89,6 +89,35 @@ export async function setPasswordWithLink(
   return user;
 }
 
+/**
+ * Signs in with a platform's one-time link (GET /platform/api/v1/users/{id}/login): the token
+ * works once, for five minutes, and answers the user as a password sign-in does.
+ */
+export async function signInWithSsoLink(deps: Deps, token: string): Promise<UserRow> {
+  const link = await useLink(deps, "sso_login", token, "sso_auth_token");
+  const user = await findUser(deps.db, link.userId);
+  if (!user) {
+    throw linkInvalid("sso_auth_token");
+  }
+  return user;
+}
+
+/**
+ * A platform's sign-in URL for one of its users: `{PUBLIC_URL}/app/login#sso_auth_token=…`, a new
+ * link replacing the user's earlier one. Built on PUBLIC_URL only (never the request's Host);
+ * without a valid one there is no URL to give.
+ */
+export async function ssoLoginUrl(deps: Deps, userId: number): Promise<string> {
+  const url = await issueLink(deps, "sso_login", userId, LINK_TTL_SECONDS.sso);
+  if (url === null) {
+    throw new ApiError(
+      "internal_error",
+      "PUBLIC_URL is not set to the service's public URL: no sign-in link can be made",
+    );
+  }
+  return url;
+}
+
 /** What an invitation page shows before it is accepted: the account's name, nothing else. */
 export async function invitationFor(deps: Deps, token: string | undefined) {
   const link = await findLink(deps, "join_account", token);

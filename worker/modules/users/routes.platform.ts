@@ -4,6 +4,8 @@ import { errorResponses } from "../../http/errors";
 import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { idParams } from "../../http/schemas/ids";
+import { SsoLinkSchema } from "../auth/schema";
+import { ssoLoginUrl } from "../auth/service";
 import { presentUser } from "./presenter";
 import { UserCreateSchema, UserSchema, UserUpdateSchema } from "./schema";
 import { createUser, deleteUser, findPermittedUser, loadUserView, updateUser } from "./service";
@@ -53,6 +55,21 @@ const remove = createRoute({
   responses: { 200: jsonContent(DeletedSchema, "Deleted"), ...errorResponses },
 });
 
+// Chatwoot: GET /platform/api/v1/users/{id}/login
+const login = createRoute({
+  method: "get",
+  path: "/users/{id}/login",
+  tags,
+  summary: "A one-time sign-in link for the user",
+  description:
+    "`{url}` on PUBLIC_URL that signs the user in to the agents' app: single use, within 5 " +
+    "minutes, a new link voiding the previous one. Only for users the app created or manages " +
+    "(others answer 404). The token rides in the URL fragment; docs/platform.md says how a " +
+    "client exchanges it.",
+  request: { params: idParams },
+  responses: { 200: jsonContent(SsoLinkSchema, "The sign-in URL"), ...errorResponses },
+});
+
 export const userPlatformRoutes = createRouter<PlatformEnv>()
   .openapi(create, async (c) => {
     const view = await createUser(c.var.deps, c.var.platformAppId, c.req.valid("json"));
@@ -71,4 +88,8 @@ export const userPlatformRoutes = createRouter<PlatformEnv>()
     const user = await findPermittedUser(c.var.deps, c.var.platformAppId, c.req.valid("param").id);
     await deleteUser(c.var.deps, user);
     return c.json({} as z.infer<typeof DeletedSchema>, 200);
+  })
+  .openapi(login, async (c) => {
+    const user = await findPermittedUser(c.var.deps, c.var.platformAppId, c.req.valid("param").id);
+    return c.json({ url: await ssoLoginUrl(c.var.deps, user.id) }, 200);
   });
