@@ -185,6 +185,8 @@ export function valueFor(w: Tenant, path: string, param: string): string | undef
     "contacts/contact_id": w.contact.id,
     "contacts/id": w.contact.id,
     "webhooks/webhook_id": w.webhook.id,
+    // A hook of the webhook app is the account's webhook (modules/integrations).
+    "hooks/hook_id": w.webhook.id,
     "deliveries/delivery_id": w.delivery.id,
     "users/id": w.platformUser.id,
     "canned_responses/id": w.cannedResponse.id,

@@ -36,6 +36,7 @@ import { participantAccountRoutes } from "../modules/notifications/routes.partic
 import { reportingEventRoutes } from "../modules/reports/routes.events.account";
 import { teamAccountRoutes } from "../modules/teams/routes.account";
 import { teamMemberAccountRoutes } from "../modules/teams/routes.members.account";
+import { integrationAccountRoutes } from "../modules/integrations/routes.account";
 import { webhookAccountRoutes } from "../modules/webhooks/routes.account";
 
 const BASE = "/api/v1/accounts/:account_id";
@@ -65,6 +66,7 @@ accountApi.route(BASE, contactAccountRoutes);
 accountApi.route(BASE, contactRelatedRoutes);
 accountApi.route(BASE, liveAccountRoutes);
 accountApi.route(BASE, webhookAccountRoutes);
+accountApi.route(BASE, integrationAccountRoutes);
 accountApi.route(BASE, helpCenterAccountRoutes);
 accountApi.route(BASE, cannedResponseAccountRoutes);
 accountApi.route(BASE, customFilterAccountRoutes);
