@@ -27,6 +27,7 @@ import { customFilterAccountRoutes } from "../modules/custom-filters/routes.acco
 import { helpCenterAccountRoutes } from "../modules/help-center/routes.account";
 import { inboxAccountRoutes } from "../modules/inboxes/routes.account";
 import { inboxMemberAccountRoutes } from "../modules/inboxes/routes.members.account";
+import { integrationAccountRoutes } from "../modules/integrations/routes.account";
 import { labelAccountRoutes } from "../modules/labels/routes.account";
 import { liveAccountRoutes } from "../modules/live/routes.account";
 import { macroAccountRoutes } from "../modules/macros/routes.account";
@@ -36,7 +37,6 @@ import { participantAccountRoutes } from "../modules/notifications/routes.partic
 import { reportingEventRoutes } from "../modules/reports/routes.events.account";
 import { teamAccountRoutes } from "../modules/teams/routes.account";
 import { teamMemberAccountRoutes } from "../modules/teams/routes.members.account";
-import { integrationAccountRoutes } from "../modules/integrations/routes.account";
 import { webhookAccountRoutes } from "../modules/webhooks/routes.account";
 
 const BASE = "/api/v1/accounts/:account_id";
