@@ -49,6 +49,10 @@ const EXEMPT: Record<string, string> = {
   "POST /public/api/v1/inboxes/{inbox_identifier}/contacts":
     "anyone may become a contact of a public inbox",
   "GET /files/{account_id}/{folder}/{name}": "a capability URL: the random name is the secret",
+  "GET /public/api/v1/csat_survey/{conversation_uuid}":
+    "the survey link (Chatwoot's): the conversation's random uuid is the secret; it shows the survey only",
+  "PUT /public/api/v1/csat_survey/{conversation_uuid}":
+    "the survey link (Chatwoot's): the conversation's random uuid is the secret; it answers the survey only",
 };
 
 /** Help-center path ids (issue 13): each tenant's portal, category and article, made in beforeAll. */
