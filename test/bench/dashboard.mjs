@@ -2,8 +2,10 @@
 // `wrangler dev`. Measures the first load's size (JS + CSS gzip, budget 60 KB), how long a
 // visitor's message takes from the visitor's send to the agent's open thread and list row
 // (p95 target 250 ms; the server's no-op round trip, GET /, measured in the same run), and
-// opening a conversation of 1,000 messages (click → its latest messages painted, target 150 ms)
-// plus scrolling its whole history in.
+// opening a conversation of 1,000 messages (click → its latest messages painted, target 150 ms;
+// the first time after a reload, and again after another conversation) plus scrolling its whole
+// history in, and a list of 10,000 conversations (a second account): its first page, paging
+// while scrolling, and how long a scroll step takes to paint once 1,000 rows are loaded.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -19,6 +21,11 @@ const PASSWORD = "bench-password-1";
 const RUNS = 40;
 const HISTORY = 1000;
 const APP = path.join(root, "widget", "dist", "app");
+/** The second account's list: 10,000 open conversations assigned to the agent. */
+const BIG = 10_000;
+const BIG_TIME = 1_700_000_000;
+/** Pages of the big list scrolled in (25 a page): 1,000 rows. */
+const BIG_PAGES = 40;
 
 const SEED = `
 INSERT INTO accounts (name) VALUES ('Dashboard bench');
@@ -28,6 +35,24 @@ INSERT INTO access_tokens (owner_type, owner_id, token) VALUES ('User', 1, '${TO
 INSERT INTO inboxes (account_id, name, channel_type, inbox_identifier, hmac_token)
   VALUES (1, 'Bench website', 'Channel::WebWidget', '${INBOX}', 'bench-hmac');
 INSERT INTO inbox_members (inbox_id, user_id) VALUES (1, 1);
+INSERT INTO accounts (name) VALUES ('Big desk');
+INSERT INTO account_users (account_id, user_id, role) VALUES (2, 1, 'administrator');
+INSERT INTO inboxes (account_id, name, channel_type, inbox_identifier, hmac_token)
+  VALUES (2, 'Big website', 'Channel::WebWidget', 'benchDashBigInbox0000001', 'bench-hmac-2');
+INSERT INTO inbox_members (inbox_id, user_id) VALUES (2, 1);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${BIG})
+INSERT INTO contacts (account_id, name, email, last_activity_at, created_at)
+SELECT 2, 'Customer ' || i, 'c' || i || '@big.example', ${BIG_TIME} + i, ${BIG_TIME} + i FROM n;
+INSERT INTO contact_inboxes (contact_id, inbox_id, source_id, pubsub_token)
+  SELECT id, 2, 'big-' || id, 'bigps-' || id FROM contacts WHERE account_id = 2;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${BIG})
+INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, contact_inbox_id,
+  status, assignee_id, last_activity_at, created_at, updated_at)
+SELECT 2, i, 'big-uuid-' || i, 2, i, i, 'open', 1, ${BIG_TIME} + i, ${BIG_TIME} + i, ${BIG_TIME} + i
+FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${BIG})
+INSERT INTO messages (account_id, inbox_id, conversation_id, seq, content, message_type, created_at, updated_at)
+SELECT 2, 2, i, 1, 'Question number ' || i, 0, ${BIG_TIME} + i, ${BIG_TIME} + i FROM n;
 `;
 
 function freePort() {
@@ -156,14 +181,11 @@ export async function main() {
     );
 
     // Opening the 1,000-message conversation: click → its latest message painted, and the
-    // app's own share of it (its last API response → painted).
-    const opens = [];
-    const own = [];
-    for (let i = 0; i < 12; i++) {
-      await page.locator(`.row[data-id="${live.id}"]`).click();
-      await page.locator(".thread .msg", { hasText: "visitor says" }).first().waitFor();
-      await page.waitForTimeout(300);
-      const t = await page.evaluate(async (id) => {
+    // app's own share of it (its last API response → painted). Cold: the first open after a
+    // reload (the app holds the list's row, no messages); warm: opened again after another
+    // conversation (the app shows what it kept, the socket resumes after it).
+    const openLong = () =>
+      page.evaluate(async (id) => {
         performance.clearResourceTimings();
         const t0 = performance.now();
         document.querySelector(`.row[data-id="${id}"]`).click();
@@ -172,17 +194,34 @@ export async function main() {
         }
         await new Promise((r) => requestAnimationFrame(() => r()));
         const painted = performance.now();
-        const answered = Math.max(
-          ...performance
-            .getEntriesByType("resource")
-            .filter((e) => e.name.includes(`/conversations/${id}`))
-            .map((e) => e.responseEnd),
-        );
-        return [painted - t0, painted - answered];
+        const answered = performance
+          .getEntriesByType("resource")
+          .filter((e) => e.name.includes(`/conversations/${id}`) && e.responseEnd < painted)
+          .map((e) => e.responseEnd);
+        return [painted - t0, answered.length ? painted - Math.max(...answered) : null];
       }, long.id);
+    const cold = [];
+    const own = [];
+    for (let i = 0; i < 6; i++) {
+      await page.goto(`${base}/app/accounts/1/conversations`);
+      await page.getByRole("tab", { name: /All/ }).click();
+      await page.locator(`.row[data-id="${long.id}"]`).waitFor();
+      await page.waitForTimeout(500);
+      const [took, app] = await openLong();
+      cold.push(took);
+      if (app !== null) {
+        own.push(app);
+      }
+    }
+    cold.sort((a, b) => a - b);
+    const opens = [];
+    for (let i = 0; i < 12; i++) {
+      await page.locator(`.row[data-id="${live.id}"]`).click();
+      await page.locator(".thread .msg", { hasText: "visitor says" }).first().waitFor();
+      await page.waitForTimeout(300);
+      const [took] = await openLong();
       if (i >= 2) {
-        opens.push(t[0]);
-        own.push(t[1]);
+        opens.push(took);
       }
     }
     own.sort((a, b) => a - b);
@@ -210,12 +249,76 @@ export async function main() {
       return { loaded, count: document.querySelectorAll(".thread .msg").length };
     });
     process.stdout.write(
-      `open a conversation of ${HISTORY} messages (click → latest painted): p50 ${fmt(percentile(opens, 50))} ms, p95 ${fmt(percentile(opens, 95))} ms (n=${opens.length}, target ≤ 150 ms)\n` +
-        `  of which the app's own work (last API response → painted): p50 ${fmt(percentile(own, 50))} ms, p95 ${fmt(percentile(own, 95))} ms\n` +
+      `open a conversation of ${HISTORY} messages, first time since a reload (click → latest painted): p50 ${fmt(percentile(cold, 50))} ms, max ${fmt(cold.at(-1))} ms (n=${cold.length}, target ≤ 150 ms)\n` +
+        `open it again after another one (click → latest painted): p50 ${fmt(percentile(opens, 50))} ms, p95 ${fmt(percentile(opens, 95))} ms (n=${opens.length}, target ≤ 150 ms)\n` +
+        `  first opens' own work in the app (its last API response → painted, n=${own.length}): p50 ${fmt(percentile(own, 50))} ms\n` +
         `its whole history scrolled in (20 a request): ${history.count} messages in ${fmt(history.loaded)} ms\n`,
     );
+    await bigList(page);
   } finally {
     await browser.close();
     await server.stop();
   }
+}
+
+/**
+ * The second account, 10,000 conversations: switch to it (select → its first rows painted),
+ * scroll to the end of what is loaded until BIG_PAGES pages are in (each: scroll → the next
+ * page's rows in the list), then jump around within the 1,000 rows (scrollTop set → painted).
+ */
+async function bigList(page) {
+  const switched = await page.evaluate(async (big) => {
+    const select = document.querySelector('select[aria-label="Account"]');
+    const t0 = performance.now();
+    select.value = "2";
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+    while (!document.querySelector(`.row[data-id="${big}"]`)) {
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    return performance.now() - t0;
+  }, BIG);
+  const paging = await page.evaluate(
+    async ({ pages, rowHeight }) => {
+      const box = document.querySelector(".rows");
+      const inner = document.querySelector(".rows-inner");
+      const loaded = () => Math.round(inner.offsetHeight / rowHeight);
+      const times = [];
+      let maxDom = 0;
+      while (loaded() < pages * 25) {
+        const n = loaded();
+        const t0 = performance.now();
+        box.scrollTop = box.scrollHeight;
+        box.dispatchEvent(new Event("scroll"));
+        const deadline = t0 + 20_000;
+        while (loaded() === n && performance.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 2));
+        }
+        if (loaded() === n) {
+          break;
+        }
+        await new Promise((r) => requestAnimationFrame(() => r()));
+        times.push(performance.now() - t0);
+        maxDom = Math.max(maxDom, document.querySelectorAll(".row").length);
+      }
+      const steps = [];
+      for (let i = 0; i < 60; i++) {
+        const t0 = performance.now();
+        box.scrollTop = ((i * 7919) % loaded()) * rowHeight;
+        box.dispatchEvent(new Event("scroll"));
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        steps.push(performance.now() - t0);
+        maxDom = Math.max(maxDom, document.querySelectorAll(".row").length);
+      }
+      return { times, steps, loaded: loaded(), maxDom };
+    },
+    { pages: BIG_PAGES, rowHeight: 72 },
+  );
+  const pages = [...paging.times].sort((a, b) => a - b);
+  const steps = [...paging.steps].sort((a, b) => a - b);
+  process.stdout.write(
+    `\n${BIG.toLocaleString()} conversations: switch account → first rows painted ${fmt(switched)} ms\n` +
+      `  scrolled to ${paging.loaded.toLocaleString()} rows: next page in p50 ${fmt(percentile(pages, 50))} ms, p95 ${fmt(percentile(pages, 95))} ms (n=${pages.length})\n` +
+      `  scroll step at ${paging.loaded.toLocaleString()} rows (scrollTop → painted): p50 ${fmt(percentile(steps, 50))} ms, p95 ${fmt(percentile(steps, 95))} ms; at most ${paging.maxDom} rows in the DOM\n`,
+  );
 }

@@ -198,6 +198,13 @@ function onFrame(frame: Frame) {
   }
 }
 
+/** The open conversation's record, read again by the thread: its row follows (or leaves). */
+export function noteConversation(c: Conversation) {
+  model.upsert([c]);
+  readIfOpen(c.id);
+  changed();
+}
+
 /** A message seen on the open thread's socket moves its row at once. */
 export function noteMessage(m: Message) {
   const held = model.rows.get(m.conversation_id);

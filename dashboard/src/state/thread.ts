@@ -1,8 +1,8 @@
 import { acct, query, request } from "../lib/api";
-import { signal } from "../lib/signal";
+import { effect, signal } from "../lib/signal";
 import { LiveSocket, type SocketState } from "../lib/socket";
 import type { Conversation, Frame, Message } from "../lib/types";
-import { fetchOne, markRead, noteMessage, setOpen } from "./list";
+import { fetchOne, markRead, noteConversation, noteMessage, row, setOpen } from "./list";
 import { type Draft, Outbox, type Pending } from "./outbox";
 import { profile, token } from "./session";
 
@@ -25,6 +25,47 @@ let lastSeq = 0;
 let generation = 0;
 let socket: LiveSocket | null = null;
 const byId = new Map<number, Message>();
+
+/**
+ * The last conversations opened, as they were left: opening one again shows them at once, and
+ * the room socket's resume (`?after=` their seq) brings exactly what came meanwhile (or
+ * `resync`, and the latest page is read again). Bounded: a few conversations, their newest
+ * messages only (older ones load on scroll, as after a first open).
+ */
+const RECENT = 12;
+const KEEP = 200;
+type Kept = { messages: Message[]; lastSeq: number; hasOlder: boolean };
+const recent = new Map<string, Kept>();
+const keyOf = (account: number, id: number) => `${account}:${id}`;
+// Nothing kept outlives the session it was read in (sign-out, another user signing in).
+let keptFor = token.peek();
+effect(() => {
+  if (token.value !== keptFor) {
+    keptFor = token.peek();
+    recent.clear();
+  }
+});
+
+function keep() {
+  if (!openId || byId.size === 0) {
+    return;
+  }
+  const all = messages.peek();
+  const kept = all.slice(-KEEP);
+  const key = keyOf(accountId, openId);
+  recent.delete(key);
+  recent.set(key, {
+    messages: kept,
+    lastSeq,
+    hasOlder: hasOlder.peek() || kept.length < all.length,
+  });
+  for (const old of recent.keys()) {
+    if (recent.size <= RECENT) {
+      break;
+    }
+    recent.delete(old);
+  }
+}
 
 const publish = () => {
   messages.value = [...byId.values()].sort((a, b) => a.seq - b.seq || a.id - b.id);
@@ -148,8 +189,10 @@ async function refreshConversation() {
   if (c && gen === generation) {
     conversation.value = c;
     contactSeenAt.value = Math.max(contactSeenAt.peek(), c.contact_last_seen_at);
+    noteConversation(c);
+  } else if (gen === generation) {
+    void fetchOne(openId);
   }
-  void fetchOne(openId);
 }
 
 async function loadLatest() {
@@ -212,6 +255,49 @@ export function typing(on: boolean, isPrivate: boolean) {
   socket?.send({ type: "typing", on, private: isPrivate });
 }
 
+/** Latest pages asked for ahead of an open, by conversation (null: it failed). */
+const prefetching = new Map<string, Promise<Kept | null>>();
+
+const latestPage = (account: number, id: number): Promise<Kept> =>
+  request<{ payload: Message[] }>(acct(account, `/conversations/${id}/messages`)).then(
+    ({ payload }) => ({
+      messages: payload,
+      lastSeq: Math.max(0, ...payload.map((m) => m.seq ?? 0)),
+      hasOlder: payload.length >= 20,
+    }),
+  );
+
+/**
+ * The latest messages of a conversation the agent is about to open (the pointer went down on
+ * its row; the click follows ~100 ms later): the open takes them instead of asking again.
+ */
+export function prefetch(account: number, id: number) {
+  const key = keyOf(account, id);
+  if ((account === accountId && id === openId) || recent.has(key) || prefetching.has(key)) {
+    return;
+  }
+  const session = token.peek();
+  const page = latestPage(account, id).then(
+    (kept) => (token.peek() === session ? kept : null),
+    () => null,
+  );
+  prefetching.set(key, page);
+  // Only for the open that follows: a page left unused goes stale.
+  void page.then(() =>
+    setTimeout(() => {
+      if (prefetching.get(key) === page) {
+        prefetching.delete(key);
+      }
+    }, 5_000),
+  );
+}
+
+/**
+ * Opens a conversation: what the app already holds (the list's row, the messages it was left
+ * with) shows at once; only what is missing is read. A first open reads the latest page of
+ * messages (and the record, for a deep link to a conversation the list does not hold); the room
+ * socket then resumes after the newest seq shown.
+ */
 export async function openThread(account: number, id: number) {
   if (account === accountId && id === openId) {
     return;
@@ -223,17 +309,29 @@ export async function openThread(account: number, id: number) {
   openId = id;
   setOpen(id);
   threadError.value = "";
+  const known = row(id);
+  const kept = recent.get(keyOf(account, id));
+  if (kept) {
+    take(kept.messages);
+    lastSeq = kept.lastSeq;
+    hasOlder.value = kept.hasOlder;
+  }
+  if (known) {
+    show(known);
+  }
+  const ahead = kept ? undefined : prefetching.get(keyOf(account, id));
+  prefetching.delete(keyOf(account, id));
   try {
     const [c] = await Promise.all([
-      request<Conversation>(acct(account, `/conversations/${id}`)),
-      loadLatest(),
+      known ? null : request<Conversation>(acct(account, `/conversations/${id}`)),
+      kept ? null : ahead ? takeAhead(ahead, gen) : loadLatest(),
     ]);
     if (gen !== generation) {
       return;
     }
-    conversation.value = c;
-    contactSeenAt.value = c.contact_last_seen_at;
-    unseen = c.unread_count > 0;
+    if (c) {
+      show(c);
+    }
   } catch (err) {
     if (gen === generation) {
       threadError.value = err instanceof Error ? err.message : "Not found";
@@ -260,9 +358,33 @@ export async function openThread(account: number, id: number) {
     },
   });
   socket.start();
+  if (known) {
+    // The list's row may lag on what its summary frames do not carry (labels, attributes).
+    void refreshConversation();
+  }
+}
+
+/** A page fetched ahead (or, if that failed, a fresh read) becomes the thread. */
+async function takeAhead(ahead: Promise<Kept | null>, gen: number) {
+  const page = await ahead;
+  if (!page) {
+    return loadLatest();
+  }
+  if (gen === generation) {
+    take(page.messages);
+    lastSeq = Math.max(lastSeq, page.lastSeq);
+    hasOlder.value = page.hasOlder;
+  }
+}
+
+function show(c: Conversation) {
+  conversation.value = c;
+  contactSeenAt.value = Math.max(contactSeenAt.peek(), c.contact_last_seen_at);
+  unseen = c.unread_count > 0;
 }
 
 export function closeThread() {
+  keep();
   socket?.stop();
   socket = null;
   generation += 1;

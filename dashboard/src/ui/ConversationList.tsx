@@ -17,6 +17,7 @@ import {
 } from "../state/list";
 import type { AssigneeTab, SortKey } from "../state/list-model";
 import { conversationPath, go } from "../state/route";
+import { prefetch } from "../state/thread";
 
 /** Every row has this height, so 10,000 of them cost a few dozen elements (windowed). */
 export const ROW_HEIGHT = 72;
@@ -46,6 +47,7 @@ function Row({ c, active, accountId }: { c: Conversation; active: boolean; accou
       href={`/app${conversationPath(accountId, c.id)}`}
       aria-current={active ? "page" : undefined}
       data-id={c.id}
+      onPointerDown={() => prefetch(accountId, c.id)}
       onClick={(e) => {
         if (!(e.metaKey || e.ctrlKey || e.shiftKey)) {
           e.preventDefault();
