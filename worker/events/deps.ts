@@ -21,6 +21,8 @@ export type Deps = {
   performedBy: PerformedBy;
   /** The request's origin (for absolute file URLs); "" outside requests. */
   origin: string;
+  /** The caller's address (CF-Connecting-IP), for the audit log; null outside requests. */
+  remoteAddress: string | null;
   /** Outbound HTTP to webhook receivers and bots. */
   outbound: Outbound;
   log: Logger;
@@ -32,6 +34,7 @@ export type DepsOptions = {
   /** Attribution of the events this unit of work records; "system" unless told. */
   performedBy?: PerformedBy;
   origin?: string;
+  remoteAddress?: string | null;
   /** Outbound HTTP; the real fetch unless a test hands in a recorder. */
   outbound?: Outbound;
   /** Lets the outbox relay outlive the caller (waitUntil); awaited in `flush` otherwise. */
@@ -50,6 +53,7 @@ export function createDeps(env: Bindings, opts: DepsOptions = {}): Deps {
     events: createEventBus(env, { log, defer: opts.defer }),
     performedBy: opts.performedBy ?? SYSTEM,
     origin: opts.origin ?? "",
+    remoteAddress: opts.remoteAddress ?? null,
     outbound: opts.outbound ?? realOutbound,
     log,
   };

@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { createDeps } from "../../events/deps";
 import { createLogger } from "../../lib/logger";
 import type { AppEnv } from "../context";
+import { clientIp } from "./rate-limit";
 
 function waitUntilOf(c: Context<AppEnv>) {
   try {
@@ -18,6 +19,7 @@ function waitUntilOf(c: Context<AppEnv>) {
 export const services = createMiddleware<AppEnv>(async (c, next) => {
   const deps = createDeps(c.env, {
     origin: new URL(c.req.url).origin,
+    remoteAddress: clientIp(c),
     defer: waitUntilOf(c),
     log: createLogger({ request_id: c.var.requestId }),
   });

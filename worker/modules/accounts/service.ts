@@ -1,3 +1,4 @@
+import type { BatchItem } from "drizzle-orm/batch";
 import type { AccountRow } from "../../db/schema";
 import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
@@ -5,6 +6,7 @@ import { ApiError } from "../../lib/errors";
 import { assertMergedWithinBounds } from "../../lib/json-bounds";
 import { pickDefined } from "../../lib/patch";
 import { deleteBotTokensOfAccount } from "../agent-bots/queries";
+import { auditedChanges, auditRow } from "../audit-logs/service";
 import { accessRevoked } from "../live/revocation";
 import { assertPermitted } from "../platform-apps/policy";
 import { permitLastInserted, revokeAll } from "../platform-apps/queries";
@@ -108,19 +110,28 @@ export async function updateSettings(
   });
   values.settings = { ...current.settings, ...settings };
   values.customAttributes = { ...current.customAttributes, ...custom };
-  return applyUpdate(deps, current, values);
+  const changes = auditedChanges(current, values);
+  const audit = auditRow(deps, {
+    accountId: current.id,
+    action: "update",
+    type: "Account",
+    id: current.id,
+    changes,
+  });
+  return applyUpdate(deps, current, values, Object.keys(changes).length > 0 ? [audit] : []);
 }
 
 async function applyUpdate(
   deps: Deps,
   current: AccountRow,
   values: Partial<NewAccount>,
+  also: BatchItem<"sqlite">[] = [],
 ): Promise<AccountRow> {
   // A suspended account's sockets, every one of them, close with the change.
   const suspended = values.status === "suspended" && current.status !== "suspended";
   const [rows] = (await commit(
     deps,
-    [updateAccountRow(deps.db, current.id, { ...values, updatedAt: deps.now() })],
+    [updateAccountRow(deps.db, current.id, { ...values, updatedAt: deps.now() }), ...also],
     suspended ? [accessRevoked(current.id, null)] : [],
   )) as [AccountRow[]];
   return rows[0] ?? current;

@@ -4,6 +4,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
+import { auditedChanges, auditRow, INSERTED_ID } from "../audit-logs/service";
 import { issueLink, LINK_TTL_SECONDS } from "../auth/links";
 import { joinAccountMail, newAgentMail } from "../auth/mail";
 import { sendMail } from "../auth/service";
@@ -86,6 +87,14 @@ export async function addAgent(
       }),
       insertTokenForEmail(db, input.email, secureToken()),
       insertMembershipForEmail(db, input.email, membership),
+      // Chatwoot audits the account user it creates (AccountUser create).
+      auditRow(deps, {
+        accountId: account.id,
+        action: "create",
+        type: "AccountUser",
+        id: INSERTED_ID,
+        changes: auditedChanges(null, { ...membership, email: input.email }),
+      }),
     ]);
   } catch (err) {
     // A concurrent request added the same email first.
@@ -172,6 +181,17 @@ export async function updateAgent(
     });
     if (!updated) {
       throw invalidField("role", LAST_ADMIN);
+    }
+    // After the guarded update took: a refused one (the last administrator) is no change.
+    const changes = auditedChanges(current.membership, values);
+    if (Object.keys(changes).length > 0) {
+      await auditRow(deps, {
+        accountId,
+        action: "update",
+        type: "AccountUser",
+        id: current.membership.id,
+        changes,
+      });
     }
     if (values.role !== undefined && values.role !== current.membership.role) {
       // A new role is a new view (an administrator sees every inbox): sockets reopen with it.

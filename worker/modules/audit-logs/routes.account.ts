@@ -7,6 +7,7 @@ import { jsonContent } from "../../http/schemas/envelopes";
 import { AccountParams } from "../../http/schemas/ids";
 import { PageNumber } from "../../http/schemas/pagination";
 import { auditLogPage } from "./queries";
+import { AUDIT_ACTIONS, type AuditAction } from "./service";
 
 const PER_PAGE = 15;
 
@@ -20,7 +21,7 @@ const AuditLogSchema = z
     user_id: z.number().int().nullable(),
     user_type: z.literal("User").nullable(),
     username: z.string().nullable(),
-    action: z.enum(["create", "update", "destroy"]),
+    action: z.enum(AUDIT_ACTIONS),
     audited_changes: z.record(z.string(), z.unknown()),
     version: z.number().int(),
     comment: z.null(),
@@ -66,7 +67,7 @@ export const auditLogAccountRoutes = createRouter<AccountEnv>().openapi(list, as
     user_id: log.userId,
     user_type: log.userId === null ? null : ("User" as const),
     username: email ?? null,
-    action: log.action as "create" | "update" | "destroy",
+    action: log.action as AuditAction,
     audited_changes: log.auditedChanges,
     version: 1,
     comment: null,

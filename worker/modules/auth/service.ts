@@ -6,9 +6,10 @@ import { secureToken } from "../../lib/ids";
 import { bindingMailer, type Mail } from "../../lib/mail";
 import { upsertToken } from "../access-tokens/queries";
 import { findAccount } from "../accounts/queries";
+import { auditStatement } from "../audit-logs/service";
 import { userRevokedEverywhere } from "../live/revocation";
 import { hashPassword, verifyPassword } from "../users/password";
-import { findUser, findUserByEmail, updateUser } from "../users/queries";
+import { findUser, findUserByEmail, membershipsOfUser, updateUser } from "../users/queries";
 import { findLink, issueLink, LINK_TTL_SECONDS, linkInvalid, useLink } from "./links";
 import { resetMail } from "./mail";
 import { deleteUserLinks, joinAccount } from "./queries";
@@ -27,7 +28,27 @@ export async function signIn(deps: Deps, email: string, password: string): Promi
   if (!(user?.passwordHash && matches)) {
     throw new ApiError("invalid_credentials");
   }
+  await auditSignIn(deps, user);
   return user;
+}
+
+/** Chatwoot (Enterprise SessionsController): a sign_in row in each of the user's accounts. */
+async function auditSignIn(deps: Deps, user: UserRow) {
+  const who = { userId: user.id, ip: deps.remoteAddress };
+  const rows = (await membershipsOfUser(deps.db, user.id)).map(({ account }) =>
+    auditStatement(deps.db, who, {
+      accountId: account.id,
+      action: "sign_in",
+      type: "User",
+      id: user.id,
+      changes: {},
+      at: deps.now(),
+    }),
+  );
+  const [first, ...rest] = rows;
+  if (first) {
+    await deps.db.batch([first, ...rest]);
+  }
 }
 
 /** Mails are best effort: a failed send is logged, and the user can always ask again. */

@@ -2,6 +2,7 @@ import type { RuleRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { PAGE_SIZE, pageOffset } from "../../http/schemas/pagination";
 import { ApiError, type ErrorDetail, invalidFields } from "../../lib/errors";
+import { auditedChanges, auditRow, INSERTED_ID } from "../audit-logs/service";
 import { listDefinitions } from "../custom-attributes/queries";
 import { customDefinitions, type RuleEvent } from "./fields";
 import {
@@ -65,7 +66,7 @@ export async function createRule(deps: Deps, accountId: number, input: RuleCreat
     conditions: input.conditions,
     actions: input.actions,
   });
-  const [row] = await insertRule(deps.db, {
+  return insertAudited(deps, {
     accountId,
     name: input.name,
     description: input.description ?? null,
@@ -74,6 +75,23 @@ export async function createRule(deps: Deps, accountId: number, input: RuleCreat
     actions: storedActions(input.actions),
     active: input.active ?? true,
   });
+}
+
+const TYPE = "AutomationRule";
+
+/** Inserts a rule with its audit row (Chatwoot audits rules), in one batch. */
+async function insertAudited(deps: Deps, values: NewRule): Promise<RuleRow> {
+  const { accountId, ...attributes } = values;
+  const [[row]] = await deps.db.batch([
+    insertRule(deps.db, values),
+    auditRow(deps, {
+      accountId,
+      action: "create",
+      type: TYPE,
+      id: INSERTED_ID,
+      changes: auditedChanges(null, attributes),
+    }),
+  ]);
   if (!row) {
     throw new ApiError("internal_error");
   }
@@ -108,17 +126,41 @@ export async function updateRule(deps: Deps, rule: RuleRow, input: RuleUpdate) {
   if (input.actions !== undefined) {
     values.actions = storedActions(input.actions);
   }
-  const [row] = await updateRuleRow(deps.db, rule.accountId, rule.id, values);
+  const changes = auditedChanges(rule, values);
+  const update = updateRuleRow(deps.db, rule.accountId, rule.id, values);
+  const [[row]] =
+    Object.keys(changes).length > 0
+      ? await deps.db.batch([
+          update,
+          auditRow(deps, {
+            accountId: rule.accountId,
+            action: "update",
+            type: TYPE,
+            id: rule.id,
+            changes,
+          }),
+        ])
+      : [await update];
   return row ?? rule;
 }
 
 export async function deleteRule(deps: Deps, rule: RuleRow): Promise<void> {
-  await deleteRuleRow(deps.db, rule.accountId, rule.id);
+  const { id, accountId, ...attributes } = rule;
+  await deps.db.batch([
+    deleteRuleRow(deps.db, accountId, id),
+    auditRow(deps, {
+      accountId,
+      action: "destroy",
+      type: TYPE,
+      id,
+      changes: auditedChanges(null, attributes),
+    }),
+  ]);
 }
 
 /** Chatwoot parity (clone): a copy with the same name, conditions, actions and state. */
-export async function cloneRule(deps: Deps, rule: RuleRow) {
-  const [row] = await insertRule(deps.db, {
+export const cloneRule = (deps: Deps, rule: RuleRow) =>
+  insertAudited(deps, {
     accountId: rule.accountId,
     name: rule.name,
     description: rule.description,
@@ -127,8 +169,3 @@ export async function cloneRule(deps: Deps, rule: RuleRow) {
     actions: rule.actions,
     active: rule.active,
   });
-  if (!row) {
-    throw new ApiError("internal_error");
-  }
-  return row;
-}

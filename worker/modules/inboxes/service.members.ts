@@ -3,6 +3,7 @@ import { commit } from "../../events/commit";
 import type { Deps } from "../../events/deps";
 import { ApiError, invalidField } from "../../lib/errors";
 import { accountMemberIds } from "../agents/queries";
+import { memberAuditRows } from "../audit-logs/service";
 import { accessRevoked, userHolder } from "../live/revocation";
 import {
   addInboxMembers,
@@ -40,10 +41,18 @@ async function accountUserIds(deps: Deps, accountId: number, userIds: number[]):
   return ids;
 }
 
+const memberAudits = (deps: Deps, inbox: InboxRow, action: "create" | "destroy", ids: number[]) =>
+  memberAuditRows(deps, inbox.accountId, "InboxMember", action, { inbox_id: inbox.id }, ids);
+
 /** Chatwoot parity (POST): adds the listed users; nobody is removed. */
 export async function addMembers(deps: Deps, inbox: InboxRow, userIds: number[]) {
   const ids = await accountUserIds(deps, inbox.accountId, userIds);
-  await runBatch(deps.db, addInboxMembers(deps.db, inbox.id, ids));
+  const current = new Set(await inboxMemberIds(deps.db, inbox.id));
+  const added = ids.filter((id) => !current.has(id));
+  await runBatch(deps.db, [
+    ...addInboxMembers(deps.db, inbox.id, ids),
+    ...memberAudits(deps, inbox, "create", added),
+  ]);
   return listMembers(deps, inbox);
 }
 
@@ -52,10 +61,17 @@ export async function replaceMembers(deps: Deps, inbox: InboxRow, userIds: numbe
   const { db } = deps;
   const ids = await accountUserIds(deps, inbox.accountId, userIds);
   const keep = new Set(ids);
-  const leaving = (await inboxMemberIds(db, inbox.id)).filter((id) => !keep.has(id));
+  const current = await inboxMemberIds(db, inbox.id);
+  const leaving = current.filter((id) => !keep.has(id));
+  const added = ids.filter((id) => !current.includes(id));
   await commit(
     deps,
-    [...removeInboxMembers(db, inbox.id, leaving), ...addInboxMembers(db, inbox.id, ids)],
+    [
+      ...removeInboxMembers(db, inbox.id, leaving),
+      ...addInboxMembers(db, inbox.id, ids),
+      ...memberAudits(deps, inbox, "create", added),
+      ...memberAudits(deps, inbox, "destroy", leaving),
+    ],
     leavingInbox(inbox, leaving),
   );
   return listMembers(deps, inbox);
@@ -63,5 +79,14 @@ export async function replaceMembers(deps: Deps, inbox: InboxRow, userIds: numbe
 
 export async function removeMembers(deps: Deps, inbox: InboxRow, userIds: number[]) {
   const ids = await accountUserIds(deps, inbox.accountId, userIds);
-  await commit(deps, removeInboxMembers(deps.db, inbox.id, ids), leavingInbox(inbox, ids));
+  const current = new Set(await inboxMemberIds(deps.db, inbox.id));
+  const leaving = ids.filter((id) => current.has(id));
+  await commit(
+    deps,
+    [
+      ...removeInboxMembers(deps.db, inbox.id, ids),
+      ...memberAudits(deps, inbox, "destroy", leaving),
+    ],
+    leavingInbox(inbox, ids),
+  );
 }

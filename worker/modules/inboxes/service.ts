@@ -5,7 +5,13 @@ import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
 import { findBot } from "../agent-bots/queries";
-import { type AuditWho, auditedChanges, auditStatement } from "../audit-logs/service";
+import {
+  type AuditWho,
+  auditedChanges,
+  auditRow,
+  auditStatement,
+  INSERTED_ID,
+} from "../audit-logs/service";
 import { closeEndedSessions } from "../contacts/sessions";
 import { accessRevoked, botHolder } from "../live/revocation";
 import { ensureCalendars } from "../reports/calendar";
@@ -181,7 +187,17 @@ export async function createInbox(
     hmacToken: secureToken(),
   };
   values.workingHours ??= DEFAULT_WORKING_HOURS;
-  const [row] = await insertInbox(deps.db, values);
+  const { accountId: _, ...attributes } = values;
+  const [[row]] = await deps.db.batch([
+    insertInbox(deps.db, values),
+    auditRow(deps, {
+      accountId,
+      action: "create",
+      type: "Inbox",
+      id: INSERTED_ID,
+      changes: auditedChanges(null, attributes),
+    }),
+  ]);
   if (!row) {
     throw new ApiError("internal_error");
   }
@@ -227,11 +243,15 @@ export async function updateInbox(
 
 /** Deletes the inbox; every socket of its conversations closes with it. */
 export async function deleteInbox(deps: Deps, inbox: InboxRow): Promise<void> {
-  await commit(
-    deps,
-    [deleteInboxRow(deps.db, inbox.id)],
-    [accessRevoked(inbox.accountId, null, inbox.id)],
-  );
+  const { id, accountId, ...attributes } = inbox;
+  const audit = auditRow(deps, {
+    accountId,
+    action: "destroy",
+    type: "Inbox",
+    id,
+    changes: auditedChanges(null, attributes),
+  });
+  await commit(deps, [deleteInboxRow(deps.db, id), audit], [accessRevoked(accountId, null, id)]);
 }
 
 export async function inboxBot(deps: Deps, inbox: InboxRow): Promise<AgentBotRow | null> {

@@ -3,6 +3,7 @@ import type { Deps } from "../../events/deps";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
 import type { AgentRow } from "../agents/queries";
+import { auditedChanges, auditRow, INSERTED_ID, memberAuditRows } from "../audit-logs/service";
 import {
   accountUserIds,
   deleteAllMembers,
@@ -69,7 +70,17 @@ export async function createTeam(
     throw nameTaken();
   }
   try {
-    const [row] = await insertTeam(deps.db, { ...teamValues(input), name: input.name, accountId });
+    const values = { ...teamValues(input), name: input.name };
+    const [[row]] = await deps.db.batch([
+      insertTeam(deps.db, { ...values, accountId }),
+      auditRow(deps, {
+        accountId,
+        action: "create",
+        type: "Team",
+        id: INSERTED_ID,
+        changes: auditedChanges(null, values),
+      }),
+    ]);
     if (!row) {
       throw new ApiError("internal_error");
     }
@@ -88,7 +99,21 @@ export async function updateTeam(deps: Deps, team: TeamRow, input: TeamUpdate): 
   }
   try {
     const values = { ...teamValues(input), updatedAt: deps.now() };
-    const [row] = await updateTeamRow(deps.db, team.accountId, team.id, values);
+    const changes = auditedChanges(team, values);
+    const update = updateTeamRow(deps.db, team.accountId, team.id, values);
+    const [[row]] =
+      Object.keys(changes).length > 0
+        ? await deps.db.batch([
+            update,
+            auditRow(deps, {
+              accountId: team.accountId,
+              action: "update",
+              type: "Team",
+              id: team.id,
+              changes,
+            }),
+          ])
+        : [await update];
     return row ?? team;
   } catch (err) {
     throw isUniqueViolation(err) ? nameTaken() : err;
@@ -97,7 +122,18 @@ export async function updateTeam(deps: Deps, team: TeamRow, input: TeamUpdate): 
 
 export async function deleteTeam(deps: Deps, team: TeamRow): Promise<void> {
   const { db } = deps;
-  await db.batch([deleteAllMembers(db, team.id), deleteTeamRow(db, team.accountId, team.id)]);
+  const { id, accountId, ...attributes } = team;
+  await db.batch([
+    deleteAllMembers(db, id),
+    deleteTeamRow(db, accountId, id),
+    auditRow(deps, {
+      accountId,
+      action: "destroy",
+      type: "Team",
+      id,
+      changes: auditedChanges(null, attributes),
+    }),
+  ]);
 }
 
 export const listTeamMembers = (deps: Deps, team: TeamRow) =>
@@ -119,8 +155,21 @@ async function checkAccountUsers(deps: Deps, team: TeamRow, userIds: number[]): 
   return ids;
 }
 
-async function runBatch(deps: Deps, statements: ReturnType<typeof insertMembers>) {
-  const [first, ...rest] = statements;
+const memberAudits = (deps: Deps, team: TeamRow, action: "create" | "destroy", ids: number[]) =>
+  memberAuditRows(deps, team.accountId, "TeamMember", action, { team_id: team.id }, ids);
+
+/** The membership change with the audit rows of the members it adds and removes. */
+async function runBatch(
+  deps: Deps,
+  team: TeamRow,
+  statements: ReturnType<typeof insertMembers>,
+  change: { added: number[]; removed: number[] },
+) {
+  const [first, ...rest] = [
+    ...statements,
+    ...memberAudits(deps, team, "create", change.added),
+    ...memberAudits(deps, team, "destroy", change.removed),
+  ];
   if (first) {
     await deps.db.batch([first, ...rest]);
   }
@@ -133,7 +182,9 @@ export async function addTeamMembers(
   userIds: number[],
 ): Promise<AgentRow[]> {
   const ids = await checkAccountUsers(deps, team, userIds);
-  await runBatch(deps, insertMembers(deps.db, team.id, ids));
+  const current = new Set(await memberUserIds(deps.db, team.id));
+  const added = ids.filter((id) => !current.has(id));
+  await runBatch(deps, team, insertMembers(deps.db, team.id, ids), { added, removed: [] });
   const listed = new Set(ids);
   return (await listTeamMembers(deps, team)).filter((m) => listed.has(m.user.id));
 }
@@ -146,15 +197,21 @@ export async function replaceTeamMembers(
 ): Promise<AgentRow[]> {
   const ids = await checkAccountUsers(deps, team, userIds);
   const wanted = new Set(ids);
-  const stale = (await memberUserIds(deps.db, team.id)).filter((id) => !wanted.has(id));
-  await runBatch(deps, [
-    ...deleteMembers(deps.db, team.id, stale),
-    ...insertMembers(deps.db, team.id, ids),
-  ]);
+  const current = await memberUserIds(deps.db, team.id);
+  const stale = current.filter((id) => !wanted.has(id));
+  const added = ids.filter((id) => !current.includes(id));
+  await runBatch(
+    deps,
+    team,
+    [...deleteMembers(deps.db, team.id, stale), ...insertMembers(deps.db, team.id, ids)],
+    { added, removed: stale },
+  );
   return listTeamMembers(deps, team);
 }
 
 export async function removeTeamMembers(deps: Deps, team: TeamRow, userIds: number[]) {
   const ids = await checkAccountUsers(deps, team, userIds);
-  await runBatch(deps, deleteMembers(deps.db, team.id, ids));
+  const current = new Set(await memberUserIds(deps.db, team.id));
+  const removed = ids.filter((id) => current.has(id));
+  await runBatch(deps, team, deleteMembers(deps.db, team.id, ids), { added: [], removed });
 }

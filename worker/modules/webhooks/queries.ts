@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, ne, or } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import type { WebhookRow } from "../../db/schema";
 import { agentBotInboxes, agentBots, inboxes, webhookDeliveries, webhooks } from "../../db/schema";
@@ -37,13 +38,14 @@ export const insertWebhook = (db: Db, values: NewWebhook) =>
 export const updateWebhookRow = (db: Db, id: number, values: Partial<NewWebhook>) =>
   db.update(webhooks).set(values).where(eq(webhooks.id, id)).returning();
 
-/** The webhook and its delivery log go together. */
-export const deleteWebhookRow = (db: Db, id: number) =>
+/** The webhook and its delivery log go together (with `also`, e.g. the audit row). */
+export const deleteWebhookRow = (db: Db, id: number, also: BatchItem<"sqlite">[] = []) =>
   db.batch([
     db
       .delete(webhookDeliveries)
       .where(and(eq(webhookDeliveries.targetType, "webhook"), eq(webhookDeliveries.targetId, id))),
     db.delete(webhooks).where(eq(webhooks.id, id)),
+    ...also,
   ]);
 
 export const disableWebhook = (db: Db, id: number, at: number) =>

@@ -3,6 +3,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
 import { randomBase64 } from "../../lib/ids";
 import { loopbackAllowed, publicUrlProblem } from "../../lib/public-url";
+import { auditedChanges, auditRow, INSERTED_ID } from "../audit-logs/service";
 import { findInbox } from "../inboxes/queries";
 import {
   deleteWebhookRow,
@@ -93,13 +94,17 @@ export async function createWebhook(
 ): Promise<WebhookWithInbox> {
   const values = await checkedValues(deps, accountId, input);
   try {
-    const [row] = await insertWebhook(deps.db, {
-      subscriptions: [...DEFAULT_SUBSCRIPTIONS],
-      ...values,
-      url: input.url,
-      accountId,
-      secret: newWebhookSecret(),
-    });
+    const attributes = { subscriptions: [...DEFAULT_SUBSCRIPTIONS], ...values, url: input.url };
+    const [[row]] = await deps.db.batch([
+      insertWebhook(deps.db, { ...attributes, accountId, secret: newWebhookSecret() }),
+      auditRow(deps, {
+        accountId,
+        action: "create",
+        type: "Webhook",
+        id: INSERTED_ID,
+        changes: auditedChanges(null, attributes),
+      }),
+    ]);
     return stored(deps, accountId, row?.id);
   } catch (err) {
     throw isUniqueViolation(err) ? urlTaken() : err;
@@ -115,11 +120,17 @@ export async function updateWebhook(
   const { webhook } = current;
   const values = await checkedValues(deps, webhook.accountId, input, webhook.id);
   try {
-    await updateWebhookRow(deps.db, webhook.id, {
-      ...values,
-      disabledAt: null,
-      updatedAt: deps.now(),
+    const change = { ...values, disabledAt: null };
+    const changes = auditedChanges(webhook, change);
+    const update = updateWebhookRow(deps.db, webhook.id, { ...change, updatedAt: deps.now() });
+    const audit = auditRow(deps, {
+      accountId: webhook.accountId,
+      action: "update",
+      type: "Webhook",
+      id: webhook.id,
+      changes,
     });
+    await (Object.keys(changes).length > 0 ? deps.db.batch([update, audit]) : update);
   } catch (err) {
     throw isUniqueViolation(err) ? urlTaken() : err;
   }
@@ -127,5 +138,14 @@ export async function updateWebhook(
 }
 
 export async function deleteWebhook(deps: Deps, current: WebhookWithInbox): Promise<void> {
-  await deleteWebhookRow(deps.db, current.webhook.id);
+  const { id, accountId, ...attributes } = current.webhook;
+  await deleteWebhookRow(deps.db, id, [
+    auditRow(deps, {
+      accountId,
+      action: "destroy",
+      type: "Webhook",
+      id,
+      changes: auditedChanges(null, attributes),
+    }),
+  ]);
 }
