@@ -31,6 +31,8 @@ export type Bindings = {
   /** Sign-in and password links: requests per IP and per email (wrangler.toml). */
   AUTH_IP_LIMITER: RateLimit;
   AUTH_EMAIL_LIMITER: RateLimit;
+  /** Help-center article votes per IP (wrangler.toml). */
+  HELP_FEEDBACK_LIMITER: RateLimit;
   SERVICE_VERSION?: string;
   /**
    * The service's public base URL (`https://chat.example.com`): the only base of mailed links

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { flushViews } from "../../worker/modules/help-center/views";
 import { createWorld, db, unique } from "../support/factories";
 import { api } from "../support/http";
-import { base, fakeDoh, makeArticle, makeCategory, makePortal, page } from "./support";
+import { base, makeArticle, makeCategory, makePortal, page, verifiedDomain } from "./support";
 
 async function helpCenter() {
   const world = await createWorld();
@@ -286,23 +286,8 @@ describe("custom domains", () => {
   it("serves the portal at / for a request whose Host is its custom domain", async () => {
     const { account, admin, portal, published } = await helpCenter();
     const domain = `${unique("help").toLowerCase()}.example.com`;
-    const claimed = await api(`${base(account.id)}/${portal.slug}`, {
-      method: "PATCH",
-      token: admin.token,
-      body: { custom_domain: domain },
-    });
     // Live once verified (test/help-center/domains.test.ts): its token is in DNS.
-    const token = claimed.body.custom_domain_verification.record_value as string;
-    const doh = fakeDoh(new Map([[`_parley-challenge.${domain}`, [token]]]), "cloudflare-dns.com");
-    try {
-      const verified = await api(`${base(account.id)}/${portal.slug}/custom_domain/verify`, {
-        method: "POST",
-        token: admin.token,
-      });
-      expect(verified.status).toBe(200);
-    } finally {
-      doh.stop();
-    }
+    await verifiedDomain(account.id, admin.token, portal.slug, domain);
     const home = await page("/", { host: domain });
     expect(home.status).toBe(200);
     expect(home.text).toContain("Acme Help");

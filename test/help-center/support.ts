@@ -101,3 +101,30 @@ export function fakeDoh(txt: Map<string, string[] | Error>, host = "doh.test") {
   });
   return { lookups, stop: () => spy.mockRestore() };
 }
+
+/** Claims `domain` for the portal and verifies it (its token answered by a fake DoH): served. */
+export async function verifiedDomain(
+  accountId: number,
+  token: string,
+  portalSlug: string,
+  domain: string,
+) {
+  const claimed = await api(`${base(accountId)}/${portalSlug}`, {
+    method: "PATCH",
+    token,
+    body: { custom_domain: domain },
+  });
+  const value = claimed.body.custom_domain_verification.record_value as string;
+  const doh = fakeDoh(new Map([[`_parley-challenge.${domain}`, [value]]]), "cloudflare-dns.com");
+  try {
+    const verified = await api(`${base(accountId)}/${portalSlug}/custom_domain/verify`, {
+      method: "POST",
+      token,
+    });
+    if (verified.status !== 200) {
+      throw new Error(`verify: ${verified.status} ${JSON.stringify(verified.body)}`);
+    }
+  } finally {
+    doh.stop();
+  }
+}

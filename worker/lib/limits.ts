@@ -13,7 +13,8 @@ export type LimiterName =
   | "PUBLIC_CONTACT_LIMITER"
   | "PUBLIC_MESSAGE_LIMITER"
   | "AUTH_IP_LIMITER"
-  | "AUTH_EMAIL_LIMITER";
+  | "AUTH_EMAIL_LIMITER"
+  | "HELP_FEEDBACK_LIMITER";
 
 /**
  * Seconds until the current window ends. Windows are aligned to the clock (as the local

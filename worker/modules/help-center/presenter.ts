@@ -181,6 +181,7 @@ export function presentArticle(
     author: UserRow | null;
     associated: HelpArticleRow[];
     publicUrl: string | null;
+    feedback: ArticleJson["feedback"] | undefined;
   },
 ): ArticleJson {
   const author = ctx.author;
@@ -200,6 +201,7 @@ export function presentArticle(
     status: statusLabel(row.status),
     position: row.position,
     views: row.views,
+    feedback: ctx.feedback ?? { helpful_count: 0, not_helpful_count: 0 },
     meta: cleanMeta(row.meta),
     category: ctx.category ? categoryRef(ctx.category) : null,
     author: author

@@ -4,24 +4,20 @@ import type { AppEnv } from "../../http/context";
 import { createRouter } from "../../http/router";
 import { mailBaseUrl } from "../../lib/public-url";
 import { CLIENT_CACHE_CONTROL, cacheKey, EDGE_TTL, etagFor, notModified } from "./cache";
+import { pageHeaders } from "./headers";
 import { portalBaseUrl } from "./presenter";
 import {
   findPortalByDomain,
   findPortalById,
   findPublicPortal,
+  findWidgetInbox,
   livePortalSlugs,
 } from "./queries.portals";
+import { FEEDBACK_SCRIPT, FEEDBACK_SCRIPT_PATH } from "./render/feedback";
+import { serveFeedback } from "./routes.feedback.public";
 import { domainHosts as domains } from "./service.domains";
 import { publicNotFound, renderPublic, siteFor } from "./service.public";
 import { countView } from "./views";
-
-// Scripts never run on these pages (there are none); styles are inline; images may be anywhere.
-const SECURITY_HEADERS = {
-  "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: http:; connect-src 'self'; form-action 'self'; base-uri 'none'",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "strict-origin-when-cross-origin",
-};
 
 const wantsJson = (c: Context<AppEnv>) =>
   /application\/json/i.test(c.req.header("accept") ?? "") &&
@@ -43,9 +39,11 @@ export async function servePortal(
     const res = publicNotFound(null);
     return new Response(res.body, {
       status: 404,
-      headers: { "content-type": res.type, ...SECURITY_HEADERS },
+      headers: { "content-type": res.type, ...pageHeaders(url.origin, false) },
     });
   }
+  // The portal's linked inbox (always a web widget: the portal rules) chats on every page.
+  const securityHeaders = pageHeaders(url.origin, portal.inboxId !== null);
   const json = wantsJson(c) || path.endsWith(".json");
   const variant = `${json ? "j" : "h"}${prefix === "" ? "d" : "p"}`;
   const etag = etagFor(portal, variant);
@@ -53,12 +51,13 @@ export async function servePortal(
     etag,
     "cache-control": CLIENT_CACHE_CONTROL,
     vary: "Accept",
-    ...SECURITY_HEADERS,
+    ...securityHeaders,
   };
   if (json) {
     headers["access-control-allow-origin"] = "*";
   }
-  const articleSlug = /^\/articles\/[^/]+$/.test(path);
+  // An article page view; not the page a vote leads back to (`?feedback=`), seen already.
+  const articleSlug = /^\/articles\/[^/]+$/.test(path) && !url.searchParams.has("feedback");
   if (notModified(c.req.header("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers });
   }
@@ -73,7 +72,7 @@ export async function servePortal(
     const res = new Response(hit.body, hit);
     res.headers.set("cache-control", CLIENT_CACHE_CONTROL);
     // Today's security headers, not those of the day the copy was made.
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+    for (const [name, value] of Object.entries(securityHeaders)) {
       res.headers.set(name, value);
     }
     res.headers.set("x-hc-cache", "hit");
@@ -84,10 +83,15 @@ export async function servePortal(
   // Canonical URLs name the portal's own domain when it has one, however the page was reached.
   const base = portalBaseUrl(portal, origin);
   const started = performance.now();
+  const inbox =
+    portal.inboxId === null
+      ? undefined
+      : await findWidgetInbox(deps.db, portal.accountId, portal.inboxId);
+  const chat = inbox?.channelType === "Channel::WebWidget" ? inbox.inboxIdentifier : null;
   const result = await renderPublic(
     deps,
     portal,
-    (locale, offered) => siteFor(portal, locale, prefix, base, origin, offered),
+    (locale, offered) => siteFor(portal, locale, prefix, base, origin, offered, chat),
     path,
     url.searchParams,
     json,
@@ -97,7 +101,7 @@ export async function servePortal(
       status: result.status,
       headers: {
         "content-type": result.type,
-        ...SECURITY_HEADERS,
+        ...securityHeaders,
         ...(result.location
           ? { location: prefix + result.location, "cache-control": "no-store" }
           : {}),
@@ -150,10 +154,29 @@ const robots = async (c: Context<AppEnv>) => {
   });
 };
 
+/** `POST /hc/{portal_slug}/articles/{slug}/feedback`: "Was this helpful?" (routes.feedback.public.ts). */
+const feedbackPath = async (c: Context<AppEnv>) => {
+  const slug = c.req.param("portal_slug") ?? "";
+  const portal = await findPublicPortal(c.var.deps.db, slug);
+  const at = new URL(c.req.url).pathname.split("/");
+  return serveFeedback(c, portal, `/hc/${encodeURIComponent(slug)}`, at[4] ?? "");
+};
+
+/** The pages' one script: the same for every portal, cached a day (its URL is in their CSP). */
+const feedbackScript = (c: Context<AppEnv>) =>
+  c.body(FEEDBACK_SCRIPT, 200, {
+    "content-type": "text/javascript; charset=utf-8",
+    "cache-control": "public, max-age=86400",
+    "x-content-type-options": "nosniff",
+  });
+
 export const helpCenterPublicRoutes = createRouter<AppEnv>()
   .get("/robots.txt", robots)
+  // Before /hc/:portal_slug: a dot is never in a portal slug, so no portal is hidden by it.
+  .get(FEEDBACK_SCRIPT_PATH, feedbackScript)
   .get("/hc/:portal_slug", servePath)
-  .get("/hc/:portal_slug/*", servePath);
+  .get("/hc/:portal_slug/*", servePath)
+  .post("/hc/:portal_slug/articles/:article_slug/feedback", feedbackPath);
 
 /**
  * The portal whose verified custom domain is the request's Host, if any. The service's own

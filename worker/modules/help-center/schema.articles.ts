@@ -26,6 +26,16 @@ const ArticleRefSchema = z.object({
   status: z.enum(ARTICLE_STATUSES),
 });
 
+export const ArticleFeedbackCountsSchema = z
+  .object({
+    helpful_count: z.number().int().openapi({ description: "Visitors who answered yes" }),
+    not_helpful_count: z.number().int().openapi({ description: "Visitors who answered no" }),
+  })
+  .openapi("ArticleFeedbackCounts", {
+    description:
+      '"Was this helpful?" on the public article: one vote per visitor (a changed vote moves, never adds)',
+  });
+
 export const ArticleSchema = z
   .object({
     id: z.number().int(),
@@ -45,6 +55,7 @@ export const ArticleSchema = z
     }),
     position: z.number().int(),
     views: z.number().int(),
+    feedback: ArticleFeedbackCountsSchema,
     meta: ArticleMetaSchema,
     category: CategoryRefSchema.nullable(),
     author: AuthorSchema.nullable(),

@@ -11,6 +11,7 @@ import {
 import { findCategoryBySlug, portalCategories } from "./queries.categories";
 import { searchWords } from "./queries.search";
 import type { ArticleJson } from "./schema.articles";
+import { feedbackByArticle } from "./service.feedback";
 
 export const PER_PAGE = 25;
 
@@ -21,12 +22,16 @@ export async function presentArticles(
   withAssociated: boolean,
 ): Promise<ArticleJson[]> {
   const authorIds = [...new Set(rows.flatMap((r) => (r.authorId === null ? [] : [r.authorId])))];
-  const [categories, authors, associated] = await Promise.all([
+  const [categories, authors, associated, feedback] = await Promise.all([
     portalCategories(deps.db, portal.id),
     usersByIds(deps.db, authorIds),
     withAssociated
       ? Promise.all(rows.map((r) => associatedArticles(deps.db, r)))
       : rows.map(() => []),
+    feedbackByArticle(
+      deps,
+      rows.map((r) => r.id),
+    ),
   ]);
   const categoryById = new Map(categories.map((c) => [c.id, c]));
   const authorById = new Map(authors.map((u) => [u.id, u]));
@@ -37,6 +42,7 @@ export async function presentArticles(
       author: row.authorId === null ? null : (authorById.get(row.authorId) ?? null),
       associated: associated[i] ?? [],
       publicUrl: row.status === 1 && !portal.archived ? base + articlePath(row.slug) : null,
+      feedback: feedback.get(row.id),
     }),
   );
 }

@@ -1,29 +1,22 @@
 import type { PortalRow } from "../../db/schema";
 import type { Deps } from "../../events/deps";
 import { fileUrl } from "../files/storage";
-import { articlePath } from "./presenter";
 import type { PublicResult } from "./public-result";
-import { associatedArticles, usersByIds } from "./queries.articles";
 import { findCategoryBySlug, portalCategories } from "./queries.categories";
 import {
-  categoriesByIds,
   categoryArticles,
   liveLocales,
   localeCategories,
   popularArticles,
-  publishedArticle,
   publishedPerCategory,
-  relatedArticles,
   sitemapArticles,
 } from "./queries.public";
+import { feedbackState } from "./render/feedback";
 import { color, type Site } from "./render/layout";
-import { renderMarkdown } from "./render/markdown";
-import { articlePage, categoryPage, homePage, notFoundPage, sitemap } from "./render/pages";
-import { sanitizeHtml } from "./render/sanitize";
+import { categoryPage, homePage, sitemap } from "./render/pages";
 import { linkedTo } from "./service.categories";
+import { article, html, notFound } from "./service.public.article";
 import { searchResult } from "./service.search";
-
-const HTML = "text/html; charset=utf-8";
 
 /** A path segment as text; null for a malformed escape (`%E0%A4`), which names no page. */
 function safeDecode(segment: string): string | null {
@@ -33,17 +26,6 @@ function safeDecode(segment: string): string | null {
     return null;
   }
 }
-const notFound = (site: Site | null): PublicResult => ({
-  status: 404,
-  body: notFoundPage(site),
-  type: HTML,
-});
-const html = (body: string, articleId?: number): PublicResult => ({
-  status: 200,
-  body,
-  type: HTML,
-  articleId,
-});
 
 export function siteFor(
   portal: PortalRow,
@@ -52,6 +34,7 @@ export function siteFor(
   canonicalBase: string,
   origin: string,
   offered: string[],
+  chat: string | null = null,
 ): Site {
   return {
     portal,
@@ -60,6 +43,8 @@ export function siteFor(
     canonicalBase,
     logoUrl: portal.logoKey ? fileUrl(origin, portal.logoKey) : null,
     offered,
+    origin,
+    chat,
   };
 }
 
@@ -143,7 +128,7 @@ export async function renderPublic(
     };
   }
   if (first === "articles" && second !== undefined && parts.length === 2) {
-    return article(deps, portal, site, second);
+    return article(deps, portal, site, second, feedbackState(params.get("feedback")));
   }
   if (!isLocale(first)) {
     return notFound(site(homeLocale));
@@ -195,78 +180,6 @@ async function category(deps: Deps, site: Site, slug: string): Promise<PublicRes
   ]);
   const linked = linkedTo(row, all).filter((c) => site.offered.includes(c.locale));
   return html(categoryPage(site, row, articles, linked));
-}
-
-async function article(
-  deps: Deps,
-  portal: PortalRow,
-  site: (l: string) => Site,
-  slugPart: string,
-): Promise<PublicResult> {
-  const raw = slugPart.endsWith(".md");
-  const asJson = slugPart.endsWith(".json");
-  const slug = raw ? slugPart.slice(0, -3) : asJson ? slugPart.slice(0, -5) : slugPart;
-  const row = await publishedArticle(deps.db, portal.id, slug);
-  if (!row || !portal.allowedLocales.includes(row.locale)) {
-    return notFound(site(portal.defaultLocale));
-  }
-  if (raw) {
-    return {
-      status: 200,
-      type: "text/markdown; charset=utf-8",
-      body: `# ${row.title}\n\n${row.content}`,
-      articleId: row.id,
-    };
-  }
-  const [associated, related, categories, authors] = await Promise.all([
-    associatedArticles(deps.db, row),
-    row.categoryId === null
-      ? []
-      : relatedArticles(deps.db, portal.id, row.locale, row.categoryId, row.id),
-    row.categoryId === null ? [] : categoriesByIds(deps.db, [row.categoryId]),
-    row.authorId === null ? [] : usersByIds(deps.db, [row.authorId]),
-  ]);
-  const rendered = renderMarkdown(row.content);
-  const author = authors[0];
-  if (asJson) {
-    // The article for the widget (or any client): the same sanitised HTML as the page.
-    const s = site(row.locale);
-    const body = {
-      id: row.id,
-      title: row.title,
-      slug: row.slug,
-      description: row.description,
-      locale: row.locale,
-      url: s.canonicalBase + articlePath(row.slug),
-      html: await sanitizeHtml(rendered.html),
-      updated_at: row.updatedAt,
-    };
-    return {
-      status: 200,
-      type: "application/json; charset=utf-8",
-      body: JSON.stringify(body),
-      articleId: row.id,
-    };
-  }
-  return html(
-    articlePage(site(row.locale), {
-      row,
-      html: await sanitizeHtml(rendered.html),
-      headings: rendered.headings,
-      category: categories[0] ?? null,
-      related,
-      // Only the public translations: one per other locale.
-      translations: associated.filter(
-        (a, i, all) =>
-          a.status === 1 &&
-          a.locale !== row.locale &&
-          portal.allowedLocales.includes(a.locale) &&
-          all.findIndex((b) => b.status === 1 && b.locale === a.locale) === i,
-      ),
-      author: author ? author.displayName || author.name : null,
-    }),
-    row.id,
-  );
 }
 
 export { notFound as publicNotFound };

@@ -1,5 +1,6 @@
 import type { PortalRow } from "../../../db/schema";
 import { esc, safeUrl } from "./escape";
+import { FEEDBACK_SCRIPT_PATH } from "./feedback";
 import { isRtl, stringsFor } from "./strings";
 
 /** Where a page is served from and how its links are written. */
@@ -16,6 +17,10 @@ export type Site = {
    * published article, in the portal's order; the default alone when none has any.
    */
   offered: string[];
+  /** The origin the page is served on: the scripts it loads come from here. */
+  origin: string;
+  /** The linked web-widget inbox's identifier: the chat's one tag goes on every page. */
+  chat: string | null;
 };
 
 export type PageOptions = {
@@ -33,6 +38,8 @@ export type PageOptions = {
   hero?: boolean;
   /** The search box's text (the results page keeps what was searched). */
   query?: string;
+  /** The page has "Was this helpful?" (render/feedback.ts): its script goes with it. */
+  feedback?: boolean;
 };
 
 // One small stylesheet inlined in every page: no second request, no JavaScript at all.
@@ -55,8 +62,10 @@ ul.list{padding:0;list-style:none}ul.list li{padding:.6rem 0;border-bottom:1px s
 article img{max-width:100%;height:auto}pre{background:var(--cd);padding:1rem;overflow:auto;border-radius:.4rem}code{font-size:.9em}
 table{border-collapse:collapse;display:block;overflow:auto}th,td{border:1px solid var(--bd);padding:.4rem .6rem}.a-right{text-align:right}.a-center{text-align:center}
 blockquote{margin:0;padding-left:1rem;border-left:3px solid var(--bd);color:var(--mu)}mark{background:#fde68a;color:#111827}
+.fb{margin-top:2rem;padding:1rem 1.1rem;border:1px solid var(--bd);border-radius:.6rem}.fb form{display:block;padding:0;background:none;box-shadow:none}.fb h2,.fb-t{font-size:1.05rem;margin:0 0 .6rem}.fb-t{font-weight:600}
+.fb-b{display:flex;gap:.5rem}.fb-b button{min-width:5rem;background:var(--bg);color:var(--fg);border:1px solid var(--mu)}.fb-b button:hover{border-color:var(--c)}.fb label{display:block;margin-bottom:.4rem}.fb textarea{display:block;width:100%;margin-bottom:.6rem;padding:.5rem .6rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--mu);border-radius:.4rem}
 footer{border-top:1px solid var(--bd);padding:1.5rem 0;color:var(--mu);font-size:.9rem}
-@media print{header,footer,form,nav,.toc,.rel{display:none}body{font-size:12pt;color:#000;background:#fff}a{text-decoration:none}}`;
+@media print{header,footer,form,nav,.toc,.rel,.fb{display:none}body{font-size:12pt;color:#000;background:#fff}a{text-decoration:none}}`;
 
 /** The homepage link's host for its label; the link itself when it does not parse. */
 function hostOf(url: string): string {
@@ -114,5 +123,5 @@ export function page(site: Site, opts: PageOptions): string {
           .join("")}</nav>`
       : "";
   const homePath = `${site.prefix}/${encodeURIComponent(site.locale)}`;
-  return `<!doctype html><html lang="${esc(site.locale)}"${isRtl(site.locale) ? ' dir="rtl"' : ""}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><link rel="canonical" href="${esc(canonical)}">${alternates}${description}<meta property="og:title" content="${esc(opts.title)}"><meta property="og:type" content="${opts.type ?? "website"}"><meta property="og:url" content="${esc(canonical)}"><meta property="og:site_name" content="${esc(siteName)}">${site.logoUrl ? `<meta property="og:image" content="${esc(site.logoUrl)}">` : ""}<meta name="theme-color" content="${brand}"><link rel="icon" href="${esc(site.logoUrl ?? `${site.prefix}/favicon.svg`)}"><style>${CSS.replace("--c:#1f93ff", `--c:${brand};--on:${onColor(brand)};--lk:${linkColor(brand)}`)}</style>${jsonLd}</head><body><header${opts.hero ? ' class="hero"' : ""}><div class="w"><div class="top"><a class="brand" href="${esc(homePath)}">${site.logoUrl ? `<img src="${esc(site.logoUrl)}" alt="" width="32" height="32">` : ""}<span>${esc(portal.name)}</span></a>${switcher}${home ? `<a class="home" href="${esc(home)}" rel="noopener">${esc(hostOf(home))} ↗</a>` : ""}</div>${opts.hero ? `<h1 class="hd">${esc(portal.headerText || portal.name)}</h1>` : ""}<form role="search" action="${esc(`${homePath}/articles`)}"><input type="search" name="query" aria-label="${esc(t.search)}" placeholder="${esc(t.search)}"${opts.query ? ` value="${esc(opts.query)}"` : ""} required><button>${esc(t.searchButton)}</button></form></div></header><main class="w">${opts.body}</main><footer><div class="w">${esc(portal.name)}</div></footer></body></html>`;
+  return `<!doctype html><html lang="${esc(site.locale)}"${isRtl(site.locale) ? ' dir="rtl"' : ""}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><link rel="canonical" href="${esc(canonical)}">${alternates}${description}<meta property="og:title" content="${esc(opts.title)}"><meta property="og:type" content="${opts.type ?? "website"}"><meta property="og:url" content="${esc(canonical)}"><meta property="og:site_name" content="${esc(siteName)}">${site.logoUrl ? `<meta property="og:image" content="${esc(site.logoUrl)}">` : ""}<meta name="theme-color" content="${brand}"><link rel="icon" href="${esc(site.logoUrl ?? `${site.prefix}/favicon.svg`)}"><style>${CSS.replace("--c:#1f93ff", `--c:${brand};--on:${onColor(brand)};--lk:${linkColor(brand)}`)}</style>${jsonLd}</head><body><header${opts.hero ? ' class="hero"' : ""}><div class="w"><div class="top"><a class="brand" href="${esc(homePath)}">${site.logoUrl ? `<img src="${esc(site.logoUrl)}" alt="" width="32" height="32">` : ""}<span>${esc(portal.name)}</span></a>${switcher}${home ? `<a class="home" href="${esc(home)}" rel="noopener">${esc(hostOf(home))} ↗</a>` : ""}</div>${opts.hero ? `<h1 class="hd">${esc(portal.headerText || portal.name)}</h1>` : ""}<form role="search" action="${esc(`${homePath}/articles`)}"><input type="search" name="query" aria-label="${esc(t.search)}" placeholder="${esc(t.search)}"${opts.query ? ` value="${esc(opts.query)}"` : ""} required><button>${esc(t.searchButton)}</button></form></div></header><main class="w">${opts.body}</main><footer><div class="w">${esc(portal.name)}</div></footer>${opts.feedback ? `<script src="${esc(site.origin + FEEDBACK_SCRIPT_PATH)}" defer></script>` : ""}${site.chat ? `<script src="${esc(`${site.origin}/widget.js`)}" data-inbox="${esc(site.chat)}" async></script>` : ""}</body></html>`;
 }

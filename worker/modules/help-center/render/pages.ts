@@ -4,6 +4,7 @@ import type { ArticleSummary } from "../queries.public";
 import type { SearchHit } from "../queries.search";
 import { MARK_CLOSE, MARK_OPEN } from "../queries.search";
 import { esc } from "./escape";
+import { type FeedbackState, feedbackSection } from "./feedback";
 import { page, type Site } from "./layout";
 import type { Heading } from "./markdown";
 import { stringsFor } from "./strings";
@@ -88,6 +89,7 @@ export type ArticleView = {
   related: ArticleSummary[];
   translations: HelpArticleRow[];
   author: string | null;
+  feedback: FeedbackState;
 };
 
 export function articlePage(site: Site, v: ArticleView): string {
@@ -111,6 +113,7 @@ export function articlePage(site: Site, v: ArticleView): string {
     description,
     path: articlePath(row.slug),
     type: "article",
+    feedback: true,
     alternates: [row, ...v.translations].map((a) => ({
       locale: a.locale,
       path: articlePath(a.slug),
@@ -128,7 +131,7 @@ export function articlePage(site: Site, v: ArticleView): string {
       mainEntityOfPage: url,
       keywords: row.meta.tags?.join(", ") || undefined,
     },
-    body: `${crumbs(site, v.category ? [{ href: categoryPath(v.category.locale, v.category.slug), label: v.category.name }, { label: row.title }] : [{ label: row.title }])}<article><h1>${esc(row.title)}</h1>${description ? `<p class="mu">${esc(description)}</p>` : ""}${toc}${v.html}<p class="mu">${esc(t.updated)} <time datetime="${date(row.updatedAt)}">${date(row.updatedAt)}</time></p></article>${related}`,
+    body: `${crumbs(site, v.category ? [{ href: categoryPath(v.category.locale, v.category.slug), label: v.category.name }, { label: row.title }] : [{ label: row.title }])}<article><h1>${esc(row.title)}</h1>${description ? `<p class="mu">${esc(description)}</p>` : ""}${toc}${v.html}<p class="mu">${esc(t.updated)} <time datetime="${date(row.updatedAt)}">${date(row.updatedAt)}</time></p></article>${feedbackSection(site.locale, `${site.prefix}${articlePath(row.slug)}/feedback`, v.feedback)}${related}`,
   });
 }
 

@@ -20,6 +20,18 @@ export type Strings = {
   related: string;
   contents: string;
   language: string;
+  /** "Was this helpful?" under an article (render/feedback.ts). */
+  helpful: string;
+  yes: string;
+  no: string;
+  thanks: string;
+  addMore: string;
+  whatMissing: string;
+  send: string;
+  sent: string;
+  tooMany: string;
+  notSaved: string;
+  backToArticle: string;
 };
 
 const en: Strings = {
@@ -39,6 +51,17 @@ const en: Strings = {
   related: "Related articles",
   contents: "Contents",
   language: "Language",
+  helpful: "Was this article helpful?",
+  yes: "Yes",
+  no: "No",
+  thanks: "Thanks for your feedback!",
+  addMore: "Anything we could add? (optional)",
+  whatMissing: "What was missing or unclear? (optional)",
+  send: "Send",
+  sent: "Thank you, your comment was sent.",
+  tooMany: "Too many votes from your network just now. Please try again in a minute.",
+  notSaved: "Your feedback could not be saved.",
+  backToArticle: "Back to the article",
 };
 
 const fr: Strings = {
@@ -59,6 +82,17 @@ const fr: Strings = {
   related: "Articles liés",
   contents: "Sommaire",
   language: "Langue",
+  helpful: "Cet article vous a-t-il aidé ?",
+  yes: "Oui",
+  no: "Non",
+  thanks: "Merci de votre avis !",
+  addMore: "Quelque chose à ajouter ? (facultatif)",
+  whatMissing: "Qu’est-ce qui manquait ou n’était pas clair ? (facultatif)",
+  send: "Envoyer",
+  sent: "Merci, votre commentaire a été envoyé.",
+  tooMany: "Trop de votes depuis votre réseau. Réessayez dans une minute.",
+  notSaved: "Votre avis n’a pas pu être enregistré.",
+  backToArticle: "Retour à l’article",
 };
 
 const es: Strings = {
@@ -78,6 +112,17 @@ const es: Strings = {
   related: "Artículos relacionados",
   contents: "Contenido",
   language: "Idioma",
+  helpful: "¿Te ha resultado útil este artículo?",
+  yes: "Sí",
+  no: "No",
+  thanks: "¡Gracias por tu opinión!",
+  addMore: "¿Algo que podamos añadir? (opcional)",
+  whatMissing: "¿Qué faltaba o no estaba claro? (opcional)",
+  send: "Enviar",
+  sent: "Gracias, tu comentario se ha enviado.",
+  tooMany: "Demasiados votos desde tu red. Inténtalo de nuevo en un minuto.",
+  notSaved: "No se ha podido guardar tu opinión.",
+  backToArticle: "Volver al artículo",
 };
 
 const ar: Strings = {
@@ -97,6 +142,17 @@ const ar: Strings = {
   related: "مقالات ذات صلة",
   contents: "المحتويات",
   language: "اللغة",
+  helpful: "هل كانت هذه المقالة مفيدة؟",
+  yes: "نعم",
+  no: "لا",
+  thanks: "شكرًا على ملاحظاتك!",
+  addMore: "هل من شيء نضيفه؟ (اختياري)",
+  whatMissing: "ما الذي كان ناقصًا أو غير واضح؟ (اختياري)",
+  send: "إرسال",
+  sent: "شكرًا، تم إرسال تعليقك.",
+  tooMany: "أصوات كثيرة من شبكتك الآن. حاول مجددًا بعد دقيقة.",
+  notSaved: "تعذّر حفظ ملاحظاتك.",
+  backToArticle: "العودة إلى المقالة",
 };
 
 const de: Strings = {
@@ -116,6 +172,17 @@ const de: Strings = {
   related: "Verwandte Artikel",
   contents: "Inhalt",
   language: "Sprache",
+  helpful: "War dieser Artikel hilfreich?",
+  yes: "Ja",
+  no: "Nein",
+  thanks: "Danke für Ihr Feedback!",
+  addMore: "Möchten Sie etwas ergänzen? (optional)",
+  whatMissing: "Was hat gefehlt oder war unklar? (optional)",
+  send: "Senden",
+  sent: "Danke, Ihr Kommentar wurde gesendet.",
+  tooMany: "Gerade zu viele Stimmen aus Ihrem Netz. Bitte versuchen Sie es in einer Minute erneut.",
+  notSaved: "Ihr Feedback konnte nicht gespeichert werden.",
+  backToArticle: "Zurück zum Artikel",
 };
 
 const SETS: Record<string, Strings> = { en, fr, es, ar, de };
