@@ -102,7 +102,12 @@ async function visit(path: string) {
           .filter((n) => n.startsWith("on"))
           .map((n) => `${el.tagName} ${n}`),
       ),
-      scripts: Array.from(document.scripts).filter((s) => s.type !== "application/ld+json").length,
+      // Scripts besides the JSON-LD and the page's own "Was this helpful?" file (by its URL).
+      scripts: Array.from(document.scripts).filter(
+        (s) =>
+          s.type !== "application/ld+json" &&
+          !(s.src === `${location.origin}/hc/helpful.js` && s.attributes.length === 2 && s.defer),
+      ).length,
       frames: document.querySelectorAll(
         "iframe, frame, object, embed, applet, base, meta[http-equiv], svg, math",
       ).length,

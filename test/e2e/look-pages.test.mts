@@ -2,10 +2,10 @@
 // phone, light and dark; baselines in docs/surfaces/ (`UPDATE_SCREENSHOTS=1` rewrites them).
 // Pages keep their real CSP: a console error (a refused style or script) fails the test.
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { PAGE_HEADERS, passwordPage, passwordSetPage } from "../../worker/modules/auth/pages";
 import { violations } from "./axe.mts";
-import { watchErrors } from "./harness.mts";
+import { launcher, watchErrors } from "./harness.mts";
 import { createWidgetInbox, linkPortal } from "./help-world.mts";
 import { expectLook, LOOKS, lookContext, SURFACES, useBrowser } from "./look-support.mts";
 
@@ -169,6 +169,9 @@ describe("the mailed-link pages", () => {
   });
 });
 
+/** Eight looks with axe each, on a loaded machine: a margin that only stops a hang. */
+const LOOKS_TIMEOUT = 240_000;
+
 describe("the public help center", () => {
   /** The article's date pinned, so the baseline does not age. */
   const pinDates = (page: Page) =>
@@ -177,38 +180,82 @@ describe("the public help center", () => {
         t.textContent = "2026-11-24";
       }
     });
+  /** The linked inbox's chat launcher, painted (the widget's tag loads async). */
+  const withLauncher = (page: Page) => launcher(page).waitFor({ timeout: 20_000 });
 
-  it("home, article, search and 404 look finished and pass axe", async () => {
+  let hc: string;
+  beforeAll(async () => {
     const inbox = await createWidgetInbox(base, "Help desk looks");
-    const slug = await linkPortal(base, inbox.id);
-    const hc = `${base}/hc/${slug}/en`;
-    await checkLooks("help-home", async (page) => {
-      await page.goto(hc);
-      await page.locator("h1.hd").waitFor();
-    });
-    await checkLooks("help-article", async (page) => {
-      await page.goto(`${hc}`);
-      await page.getByRole("link", { name: "Track your order" }).click();
-      await page.locator("article h1").waitFor();
-      await pinDates(page);
-    });
-    await checkLooks("help-search", async (page) => {
-      await page.goto(hc);
-      await page.getByRole("searchbox").fill("parcel");
-      await page.getByRole("searchbox").press("Enter");
-      await page.locator("main h1").waitFor();
-      // The query stays in the box, and the results are counted.
-      expect(await page.getByRole("searchbox").inputValue()).toBe("parcel");
-      expect(await page.locator("main h1").textContent()).toMatch(/^\d+ results? for “parcel”$/);
-    });
-    await checkLooks(
-      "help-404",
-      async (page) => {
-        const res = await page.goto(`${hc}/articles/no-such-page`);
-        expect(res?.status()).toBe(404);
-        await page.getByRole("link", { name: "Go to the help center home" }).waitFor();
-      },
-      /status of 404/,
-    );
-  });
+    hc = `${base}/hc/${await linkPortal(base, inbox.id)}/en`;
+  }, LOOKS_TIMEOUT);
+
+  it(
+    "home and article look finished, with the chat launcher, and pass axe",
+    async () => {
+      await checkLooks("help-home", async (page) => {
+        await page.goto(hc);
+        await page.locator("h1.hd").waitFor();
+        await withLauncher(page);
+      });
+      await checkLooks("help-article", async (page) => {
+        await page.goto(`${hc}`);
+        await page.getByRole("link", { name: "Track your order" }).click();
+        await page.locator("article h1").waitFor();
+        await withLauncher(page);
+        await pinDates(page);
+      });
+    },
+    LOOKS_TIMEOUT,
+  );
+
+  it(
+    "search and 404 look finished, with the chat launcher, and pass axe",
+    async () => {
+      await checkLooks("help-search", async (page) => {
+        await page.goto(hc);
+        await page.getByRole("searchbox").fill("parcel");
+        await page.getByRole("searchbox").press("Enter");
+        await page.locator("main h1").waitFor();
+        await withLauncher(page);
+        // The query stays in the box, and the results are counted.
+        expect(await page.getByRole("searchbox").inputValue()).toBe("parcel");
+        expect(await page.locator("main h1").textContent()).toMatch(/^\d+ results? for “parcel”$/);
+      });
+      await checkLooks(
+        "help-404",
+        async (page) => {
+          const res = await page.goto(`${hc}/articles/no-such-page`);
+          expect(res?.status()).toBe(404);
+          await page.getByRole("link", { name: "Go to the help center home" }).waitFor();
+          await withLauncher(page);
+        },
+        /status of 404/,
+      );
+    },
+    LOOKS_TIMEOUT,
+  );
+
+  it(
+    '"Was this helpful?", asked and answered, looks finished and passes axe',
+    async () => {
+      // "Was this helpful?" asked, then answered (the comment box), scrolled into view.
+      await checkLooks("help-feedback", async (page) => {
+        await page.goto(`${hc}`);
+        await page.getByRole("link", { name: "Return an item" }).click();
+        await withLauncher(page);
+        await pinDates(page);
+        await page.locator("#feedback").scrollIntoViewIfNeeded();
+      });
+      await checkLooks("help-feedback-thanks", async (page) => {
+        await page.goto(`${hc}`);
+        await page.getByRole("link", { name: "Return an item" }).click();
+        await withLauncher(page);
+        await page.getByRole("button", { name: "No" }).click();
+        await page.getByText("Thanks for your feedback!").waitFor();
+        await pinDates(page);
+        await page.locator("#feedback").scrollIntoViewIfNeeded();
+      });
+    },
+    LOOKS_TIMEOUT,
+  );
 });

@@ -62,7 +62,7 @@ ul.list{padding:0;list-style:none}ul.list li{padding:.6rem 0;border-bottom:1px s
 article img{max-width:100%;height:auto}pre{background:var(--cd);padding:1rem;overflow:auto;border-radius:.4rem}code{font-size:.9em}
 table{border-collapse:collapse;display:block;overflow:auto}th,td{border:1px solid var(--bd);padding:.4rem .6rem}.a-right{text-align:right}.a-center{text-align:center}
 blockquote{margin:0;padding-left:1rem;border-left:3px solid var(--bd);color:var(--mu)}mark{background:#fde68a;color:#111827}
-.fb{margin-top:2rem;padding:1rem 1.1rem;border:1px solid var(--bd);border-radius:.6rem}.fb form{display:block;padding:0;background:none;box-shadow:none}.fb h2,.fb-t{font-size:1.05rem;margin:0 0 .6rem}.fb-t{font-weight:600}
+.fb{margin:2rem 0;padding:1rem 1.1rem;border:1px solid var(--bd);border-radius:.6rem}.fb form{display:block;padding:0;background:none;box-shadow:none}.fb h2,.fb-t{font-size:1.05rem;margin:0 0 .6rem}.fb-t{font-weight:600}
 .fb-b{display:flex;gap:.5rem}.fb-b button{min-width:5rem;background:var(--bg);color:var(--fg);border:1px solid var(--mu)}.fb-b button:hover{border-color:var(--c)}.fb label{display:block;margin-bottom:.4rem}.fb textarea{display:block;width:100%;margin-bottom:.6rem;padding:.5rem .6rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--mu);border-radius:.4rem}
 footer{border-top:1px solid var(--bd);padding:1.5rem 0;color:var(--mu);font-size:.9rem}
 @media print{header,footer,form,nav,.toc,.rel,.fb{display:none}body{font-size:12pt;color:#000;background:#fff}a{text-decoration:none}}`;
