@@ -34,6 +34,9 @@ type Field = { acts: Reader[] } | { storedOnly: true };
 const acts = (...readers: Reader[]): Field => ({ acts: readers });
 const storedOnly: Field = { storedOnly: true };
 
+/** The widget reads the public inbox settings in many places: any of its files will do. */
+const WIDGET = "widget/src/";
+
 const ACCOUNT: Record<string, Field> = {
   name: acts(["worker/modules/agents/service.ts", "account.name"]),
   auto_resolve_after: acts(["worker/modules/schedule/service.ts", "auto_resolve_after"]),
@@ -53,23 +56,17 @@ const ACCOUNT: Record<string, Field> = {
 const TEMPLATES = "worker/modules/templates/listener.ts";
 const INBOX: Record<string, Field> = {
   name: acts(["worker/modules/csat/queries.ts", "inboxes.name"]),
-  avatar_url: acts(["widget/src/app/components/Header.tsx", "avatar_url"]),
+  avatar_url: acts([WIDGET, "avatar_url"]),
   greeting_enabled: acts([TEMPLATES, "greetingEnabled"]),
   greeting_message: acts([TEMPLATES, "greetingMessage"]),
   enable_auto_assignment: acts(["worker/modules/assignment/service.ts", "enableAutoAssignment"]),
   auto_assignment_config: acts(["worker/modules/assignment/service.ts", "autoAssignmentConfig"]),
-  enable_email_collect: acts(
-    [TEMPLATES, "enableEmailCollect"],
-    ["widget/src/app/screens/Conversation.tsx", "enable_email_collect"],
-  ),
+  enable_email_collect: acts([TEMPLATES, "enableEmailCollect"], [WIDGET, "enable_email_collect"]),
   csat_survey_enabled: acts(["worker/modules/csat/service.ts", "csatSurveyEnabled"]),
-  timezone: acts([TEMPLATES, "inbox.timezone"], ["widget/src/app/lib/hours.ts", "timezone"]),
+  timezone: acts([TEMPLATES, "inbox.timezone"], [WIDGET, "timezone"]),
   working_hours_enabled: acts([TEMPLATES, "workingHoursEnabled"]),
   out_of_office_message: acts([TEMPLATES, "outOfOfficeMessage"]),
-  working_hours: acts(
-    [TEMPLATES, "workingHours"],
-    ["widget/src/app/lib/hours.ts", "working_hours"],
-  ),
+  working_hours: acts([TEMPLATES, "workingHours"], [WIDGET, "working_hours"]),
   allow_messages_after_resolved: storedOnly,
   lock_to_single_conversation: storedOnly,
   business_name: storedOnly,
@@ -79,12 +76,12 @@ const INBOX: Record<string, Field> = {
 const CHANNEL: Record<string, Field> = {
   webhook_url: acts(["worker/modules/webhooks/listeners.ts", "webhookUrl"]),
   hmac_mandatory: acts(["worker/modules/contacts/sessions.ts", "hmacMandatory"]),
-  widget_color: acts(["widget/src/app/App.tsx", "widget_color"]),
-  welcome_title: acts(["widget/src/app/components/Header.tsx", "welcome_title"]),
-  welcome_tagline: acts(["widget/src/app/components/Header.tsx", "welcome_tagline"]),
-  reply_time: acts(["widget/src/app/components/Header.tsx", "reply_time"]),
-  pre_chat_form_enabled: acts(["widget/src/app/App.tsx", "pre_chat_form_enabled"]),
-  pre_chat_form_options: acts(["widget/src/app/screens/PreChatForm.tsx", "pre_chat_form_options"]),
+  widget_color: acts([WIDGET, "widget_color"]),
+  welcome_title: acts([WIDGET, "welcome_title"]),
+  welcome_tagline: acts([WIDGET, "welcome_tagline"]),
+  reply_time: acts([WIDGET, "reply_time"]),
+  pre_chat_form_enabled: acts([WIDGET, "pre_chat_form_enabled"]),
+  pre_chat_form_options: acts([WIDGET, "pre_chat_form_options"]),
   website_url: storedOnly,
   additional_attributes: storedOnly,
 };
@@ -114,7 +111,15 @@ const channelKeys = () => {
   return keysOf(inbox.def.out.shape.channel);
 };
 
-const sourceOf = (file: string) => sources[`../../${file}`];
+/** The text of `file`, or for a folder (ending in /) the texts of its files joined. */
+const sourceOf = (file: string) =>
+  file.endsWith("/")
+    ? Object.entries(sources)
+        // Type declarations name every field; only code that uses one counts.
+        .filter(([name]) => name.startsWith(`../../${file}`) && !/types\.ts$|\.d\.ts$/.test(name))
+        .map(([, text]) => text)
+        .join("\n") || undefined
+    : sources[`../../${file}`];
 
 describe("no inert settings: every settable field acts or is documented as stored only", () => {
   const cases = [
