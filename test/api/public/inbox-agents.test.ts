@@ -89,20 +89,41 @@ describe("GET /public/api/v1/inboxes/{inbox_identifier}: available_agents", () =
 });
 
 describe("GET /public/api/v1/inboxes/{inbox_identifier}: portal", () => {
-  it("carries the linked portal's slug and locales only", async () => {
+  it("carries the linked portal's slug and the locales it offers (with a published article) only", async () => {
     const w = await createPublicWorld({ channelType: "Channel::WebWidget" });
     const linked = await portal(w.account.id, {
       inboxId: w.inbox.id,
       defaultLocale: "fr",
-      allowedLocales: ["fr", "de", "pt_BR"],
+      allowedLocales: ["fr", "de", "pt_BR", "es"],
       customDomain: unique("help").concat(".example.com"),
       headerText: "secret-ish header",
     });
-    const res = await pub(w.base);
-    expect(res.body.portal).toEqual({
+    // No article yet: the default locale alone, as the portal's pages offer it.
+    expect((await pub(w.base)).body.portal).toEqual({
       slug: linked.slug,
       default_locale: "fr",
-      allowed_locales: ["fr", "de", "pt_BR"],
+      allowed_locales: ["fr"],
+    });
+    const article = (locale: string, status: number) =>
+      db()
+        .insert(t.helpArticles)
+        .values({
+          accountId: w.account.id,
+          portalId: linked.id,
+          locale,
+          title: "T",
+          slug: unique("a"),
+          status,
+        })
+        .run();
+    await article("pt_BR", 1);
+    await article("fr", 1);
+    await article("de", 0); // a draft offers nothing
+    await article("it", 1); // not an allowed locale
+    expect((await pub(w.base)).body.portal).toEqual({
+      slug: linked.slug,
+      default_locale: "fr",
+      allowed_locales: ["fr", "pt_BR"],
     });
   });
 

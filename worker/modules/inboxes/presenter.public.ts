@@ -37,7 +37,9 @@ export function presentPublicInbox(
       ? {
           slug: portal.slug,
           default_locale: portal.defaultLocale,
-          allowed_locales: portal.allowedLocales,
+          // A portal with no article yet offers its default locale alone, as its pages do.
+          allowed_locales:
+            portal.liveLocales.length > 0 ? portal.liveLocales : [portal.defaultLocale],
         }
       : null,
   };

@@ -39,13 +39,19 @@ const publicAgents = (db: Db, inbox: InboxRow) =>
     )
     .limit(PUBLIC_AGENTS_LIMIT);
 
-/** The live (not archived) help-center portal linked to the inbox, the oldest if several. */
+/**
+ * The live (not archived) help-center portal linked to the inbox, the oldest if several, with
+ * the allowed locales that have a published article (status 1), as the help center offers
+ * them: a visitor whose language has none would otherwise get an empty article list. The
+ * columns are named with their table: drizzle writes them bare, and inside the subquery a bare
+ * "id" is the article's.
+ */
 const linkedPortal = (db: Db, inbox: InboxRow) =>
   db
     .select({
       slug: portals.slug,
       defaultLocale: portals.defaultLocale,
-      allowedLocales: portals.allowedLocales,
+      liveLocales: sql<string>`(SELECT json_group_array(l.value) FROM json_each("portals"."allowed_locales") l WHERE EXISTS (SELECT 1 FROM help_articles a WHERE a.portal_id = "portals"."id" AND a.status = 1 AND a.locale = l.value))`,
     })
     .from(portals)
     .where(
@@ -60,7 +66,12 @@ const linkedPortal = (db: Db, inbox: InboxRow) =>
 
 /** What the public inbox record adds to the inbox row: its agents and portal, one round trip. */
 export async function publicInboxExtras(db: Db, inbox: InboxRow) {
-  const [agents, [portal]] = await db.batch([publicAgents(db, inbox), linkedPortal(db, inbox)]);
+  const [agents, [linked]] = await db.batch([publicAgents(db, inbox), linkedPortal(db, inbox)]);
+  const portal = linked && {
+    slug: linked.slug,
+    defaultLocale: linked.defaultLocale,
+    liveLocales: JSON.parse(linked.liveLocales) as string[],
+  };
   return { agents, portal };
 }
 
