@@ -10,6 +10,7 @@ import {
 } from "../../support/factories";
 import { createContact, createConversation } from "../../support/factories-conversations";
 import { api, expectError } from "../../support/http";
+import { trail } from "../../support/trail";
 
 const url = (accountId: number) => `/api/v1/accounts/${accountId}/bulk_actions`;
 
@@ -19,28 +20,6 @@ const rows = async (sql: string, ...binds: unknown[]) =>
       .bind(...binds)
       .all<Record<string, unknown>>()
   ).results;
-
-/** What a conversation's history and event stream hold, without ids and times. */
-async function trail(conversationId: number) {
-  const notes = await rows(
-    "SELECT content FROM messages WHERE conversation_id = ? AND message_type = 2 ORDER BY id",
-    conversationId,
-  );
-  const events = await rows(
-    `SELECT name, json_extract(payload, '$.changed_attributes') AS changed,
-       json_extract(payload, '$.performed_by') AS by
-     FROM event_outbox WHERE conversation_id = ? ORDER BY id`,
-    conversationId,
-  );
-  return {
-    notes: notes.map((n) => n.content),
-    events: events.map((e) => ({
-      name: e.name,
-      changed: Object.keys(JSON.parse(String(e.changed ?? "{}"))).sort(),
-      by: JSON.parse(String(e.by)),
-    })),
-  };
-}
 
 describe("bulk actions: conversations", () => {
   it("changes each conversation exactly as the single routes do (events, activity messages)", async () => {

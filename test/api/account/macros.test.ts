@@ -4,6 +4,7 @@ import { describeAuthMatrix } from "../../support/auth-matrix";
 import { addInboxMember, createAgent, createInbox, createWorld } from "../../support/factories";
 import { createConversation, MT } from "../../support/factories-conversations";
 import { api, expectError } from "../../support/http";
+import { trail } from "../../support/trail";
 
 const base = (accountId: number) => `/api/v1/accounts/${accountId}/macros`;
 
@@ -270,6 +271,43 @@ describe("macros: execute", () => {
       }),
       404,
     );
+  });
+});
+
+describe("macros: the same trail as the agent's own clicks", () => {
+  it("a macro's changes have the events and activity messages of the single routes", async () => {
+    const { account, admin, inbox } = await createWorld();
+    const agent = await createAgent(account.id);
+    await addInboxMember(inbox.id, agent.id);
+    const macro = await create(account.id, admin.token, {
+      name: "Triage",
+      visibility: "global",
+      actions: [
+        { action_name: "add_label", action_params: ["billing"] },
+        { action_name: "assign_agent", action_params: [agent.id] },
+        { action_name: "change_status", action_params: ["pending"] },
+      ],
+    });
+    const [byMacro, byHand] = await Promise.all(
+      [1, 2].map(() => createConversation(account.id, inbox.id, { status: "open" })),
+    );
+    const ran = await api(`${base(account.id)}/${macro.id}/execute`, {
+      method: "POST",
+      token: agent.token,
+      body: { conversation_ids: [byMacro!.displayId] },
+    });
+    expect(ran.body.payload[0].failed_actions).toEqual([]);
+    const url = `/api/v1/accounts/${account.id}/conversations/${byHand!.displayId}`;
+    const post = async (path: string, body: unknown) =>
+      expect(
+        (await api(`${url}/${path}`, { method: "POST", token: agent.token, body })).status,
+      ).toBe(200);
+    await post("labels", { labels: ["billing"] });
+    await post("assignments", { assignee_id: agent.id });
+    await post("toggle_status", { status: "pending" });
+    const expected = await trail(byHand!.id);
+    expect(expected.events.length).toBeGreaterThanOrEqual(3);
+    expect(await trail(byMacro!.id)).toEqual(expected);
   });
 });
 
