@@ -132,7 +132,8 @@ export async function measureRooms(port) {
     return {
       ...counts,
       d1Lag: d1.lag(),
-      d1Writes: d1Writes(dir),
+      // Read once the server is stopped (below): batches still in flight have finished.
+      d1Writes: () => d1Writes(dir),
       rooms: ROOMS,
       sendingSeconds,
       reordered: tally.reordered.size,
