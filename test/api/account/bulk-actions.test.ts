@@ -116,6 +116,35 @@ describe("bulk actions: conversations", () => {
     }
   });
 
+  it("snoozes until snoozed_until; a time already past is refused per conversation", async () => {
+    const { account, admin, inbox } = await createWorld();
+    const conv = await createConversation(account.id, inbox.id, { status: "open" });
+    const until = Math.floor(Date.now() / 1000) + 3600;
+    const snooze = (snoozedUntil: number) =>
+      api(url(account.id), {
+        method: "POST",
+        token: admin.token,
+        body: {
+          type: "Conversation",
+          ids: [conv.displayId],
+          fields: { status: "snoozed" },
+          snoozed_until: snoozedUntil,
+        },
+      });
+    expect((await snooze(until)).body.payload[0]).toEqual({
+      id: conv.displayId,
+      status: "updated",
+      errors: [],
+    });
+    const [row] = await rows(
+      "SELECT status, snoozed_until FROM conversations WHERE id = ?",
+      conv.id,
+    );
+    expect(row).toEqual({ status: "snoozed", snoozed_until: until });
+    const past = await snooze(1000);
+    expect(past.body.payload[0].errors).toEqual(["snoozed_until must be in the future"]);
+  });
+
   it("refuses bad input with a 422 that changes nothing", async () => {
     const { account, admin, inbox } = await createWorld();
     const other = await createWorld();
