@@ -110,7 +110,10 @@ export function ContactPanel({ accountId, c }: { accountId: number; c: Conversat
                 href={`/app${conversationPath(accountId, o.id)}`}
                 onClick={link(conversationPath(accountId, o.id))}
               >
-                #{o.id} · {o.status} · {ago(o.last_activity_at)}
+                #{o.id} · {o.status} ·{" "}
+                <time dateTime={new Date(o.last_activity_at * 1000).toISOString()}>
+                  {ago(o.last_activity_at)}
+                </time>
               </a>
             </li>
           ))}
