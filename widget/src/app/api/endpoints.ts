@@ -42,6 +42,12 @@ export const api = {
     form.append("echo_id", echoId);
     return request<Message>(`${conversation(sourceId, id)}/messages`, { form });
   },
+  /** A bot's or agent's prompt answered (Chatwoot's submitted_values). */
+  answer: (sourceId: string, id: number, messageId: number, values: unknown) =>
+    request<Message>(`${conversation(sourceId, id)}/messages/${messageId}`, {
+      method: "PATCH",
+      json: { submitted_values: values },
+    }),
   typing: (sourceId: string, id: number, on: boolean) =>
     request<object>(`${conversation(sourceId, id)}/toggle_typing`, {
       json: { typing_status: on ? "on" : "off" },

@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import { ACTIVITY, INCOMING, type Message } from "../api/types";
 import { locale, t } from "../i18n";
 import { formatTime } from "../lib/format";
+import { extras, needExtras, settings } from "../state/ui";
 import { AttachmentView } from "./AttachmentView";
 import { Avatar } from "./Avatar";
 import { RichText } from "./RichText";
@@ -25,7 +26,15 @@ export function MessageBubble({ message, showSender, last, footer }: Props) {
     );
   }
   const own = message.message_type === INCOMING;
-  const sender = message.sender?.name || t("someone");
+  // The inbox's own messages (templates: the CSAT survey, …) have no sender: the inbox speaks.
+  const sender = message.sender?.name || settings.value?.name || t("someone");
+  // A bot's or agent's prompt (buttons, a form, cards, CSAT …) gets its controls from the
+  // interactive chunk, loaded on the first such message; its text shows meanwhile.
+  const prompt = !own && message.content_type !== "text";
+  const X = prompt ? extras.value : null;
+  if (prompt) {
+    needExtras();
+  }
   return (
     <li class={own ? "pw-msg pw-own" : "pw-msg"}>
       {/* The bubble's hidden prefix names the sender for screen readers: once, not twice. */}
@@ -44,6 +53,7 @@ export function MessageBubble({ message, showSender, last, footer }: Props) {
           <AttachmentView key={a.id} attachment={a} />
         ))}
       </div>
+      {X && <X.Prompt message={message} />}
       {(last || footer) && (
         <div class="pw-meta">
           {!own && <Avatar name={sender} url={message.sender?.avatar_url} />}

@@ -6,5 +6,8 @@ import css from "./extras.css?inline";
 
 installStyles(css);
 
+import "./strings";
+
 export { EmailCollect } from "./EmailCollect";
 export { PreChatForm } from "./PreChatForm";
+export { Prompt } from "./Prompt";

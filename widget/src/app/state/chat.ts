@@ -174,6 +174,14 @@ export function submitPreChat(profile: ContactInput, message: string) {
   queueText(message);
 }
 
+/** The visitor's answer to a bot's or agent's prompt; the updated message shows it answered. */
+export async function answerPrompt(messageId: number, values: unknown) {
+  const s = session.value;
+  if (s?.conversationId) {
+    mergeMessages([await api.answer(s.sourceId, s.conversationId, messageId, values)]);
+  }
+}
+
 export async function saveEmail(email: string) {
   const s = await ensureContact();
   adoptContact(await api.updateContact(s.sourceId, { email }));
