@@ -53,6 +53,8 @@ const EXEMPT: Record<string, string> = {
     "the survey link (Chatwoot's): the conversation's random uuid is the secret; it shows the survey only",
   "PUT /public/api/v1/csat_survey/{conversation_uuid}":
     "the survey link (Chatwoot's): the conversation's random uuid is the secret; it answers the survey only",
+  "GET /survey/responses/{conversation_uuid}":
+    "the survey page (Chatwoot's link): the conversation's random uuid is the secret; it shows the survey only",
 };
 
 /** Help-center path ids (issue 13): each tenant's portal, category and article, made in beforeAll. */

@@ -58,11 +58,30 @@ const showPage = (
   status: 200 | 404 | 422 = 200,
 ) => c.html(body, status, SURVEY_PAGE_HEADERS);
 
+const htmlPage = (description: string) => ({
+  content: { "text/html": { schema: z.string() } },
+  description,
+});
+
+// Chatwoot: GET /survey/responses/{conversation_uuid} (in its OpenAPI file, so in ours).
+const page = createRoute({
+  method: "get",
+  path: "/survey/responses/{conversation_uuid}",
+  tags: ["CSAT Survey Page"],
+  summary: "The CSAT survey page (HTML, no script) a visitor may be sent to",
+  request: { params: UuidParams },
+  responses: {
+    200: htmlPage("The survey page, answered or not"),
+    404: htmlPage("No survey at this link"),
+  },
+});
+
 /** The survey page (no JavaScript): opening it changes nothing; its form's POST answers. */
 export const csatPageRoutes = createRouter<AppEnv>()
-  .get("/survey/responses/:uuid", async (c) => {
+  .openapi(page, async (c) => {
     try {
-      return showPage(c, surveyPage(await surveyByUuid(c.var.deps, c.req.param("uuid"))));
+      const uuid = c.req.valid("param").conversation_uuid;
+      return showPage(c, surveyPage(await surveyByUuid(c.var.deps, uuid)));
     } catch (err) {
       if (err instanceof ApiError && err.code === "not_found") {
         return showPage(c, notFoundPage(), 404);
