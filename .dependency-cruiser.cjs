@@ -1,5 +1,6 @@
 /**
- * The layering of worker/ (docs/architecture.md), checked by `npm test` (`npm run deps`).
+ * The layering of worker/ (docs/architecture.md) and of the widget (widget/README.md), checked
+ * by `npm test` (`npm run deps`).
  * Layers point down only:
  *   entry (index, app, wiring) → api/ → http/ + modules/x/routes.*.ts → modules/ → realtime/
  *   → events/ → db/, lib/, env.ts
@@ -23,8 +24,40 @@ module.exports = {
       name: "no-cycles",
       comment: "An import cycle ties files into one unit nobody can change alone.",
       severity: "error",
-      from: { path: "^worker/" },
+      from: { path: "^(worker|widget)/" },
       to: { circular: true },
+    },
+    down(
+      "widget-loader-alone",
+      "The loader runs on the customer's page without the app: it shares only widget/src/shared/.",
+      "^widget/src/loader/",
+      "^widget/src/app/",
+    ),
+    down(
+      "widget-app-not-loader",
+      "The app runs in the iframe; the loader's code is the host page's.",
+      "^widget/src/app/",
+      "^widget/src/loader/",
+    ),
+    down(
+      "widget-shared-pure",
+      "shared/ is used by both sides and imports neither.",
+      "^widget/src/shared/",
+      "^widget/src/(app|loader)/",
+    ),
+    down(
+      "widget-views-through-state",
+      "Components, screens and the lazy chunks call actions in state/; only state/ reaches the " +
+        "API client and the socket (transport.ts decides which).",
+      "^widget/src/app/(components|screens|help|interactive)/",
+      "^widget/src/app/(api/(client|endpoints)|realtime/)",
+    ),
+    {
+      name: "widget-worker-types-only",
+      comment: "The widget takes the Worker's wire types with `import type` only: no zod, no code.",
+      severity: "error",
+      from: { path: "^widget/" },
+      to: { path: "^worker/", dependencyTypesNot: ["type-only"] },
     },
     down(
       "base-stays-pure",
@@ -61,10 +94,10 @@ module.exports = {
     down("api-below-entry", "api/ is mounted by app.ts.", "^worker/api/", ENTRY),
   ],
   options: {
-    includeOnly: "^worker/",
+    includeOnly: "^(worker|widget)/",
     exclude: { path: "worker-configuration\\.d\\.ts$" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "worker/tsconfig.json" },
-    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js"] },
   },
 };

@@ -1,11 +1,12 @@
 import { brandColor, textOn } from "../shared/contrast";
 import { config } from "./config";
+import { extras, needExtras } from "./extras";
 import { dir, locale, t } from "./i18n";
 import { Conversation } from "./screens/Conversation";
 import { startChat } from "./state/chat";
 import { messages, pending } from "./state/conversation";
 import { session } from "./state/session";
-import { extras, helpHome, isOpen, loadError, needExtras, settings } from "./state/ui";
+import { helpHome, isOpen, loadError, settings } from "./state/ui";
 
 /** Screen switch from the stores (no router): loading, error, pre-chat form, conversation. */
 export function App() {

@@ -1,8 +1,9 @@
 import type { ComponentChildren } from "preact";
 import { ACTIVITY, INCOMING, type Message } from "../api/types";
+import { extras, needExtras } from "../extras";
 import { locale, t } from "../i18n";
 import { formatTime } from "../lib/format";
-import { extras, needExtras, settings } from "../state/ui";
+import { settings } from "../state/ui";
 import { AttachmentView } from "./AttachmentView";
 import { Avatar } from "./Avatar";
 import { RichText } from "./RichText";

@@ -4,9 +4,10 @@ import { Header } from "../components/Header";
 import { MessageList } from "../components/MessageList";
 import { Notices } from "../components/Notices";
 import { ResolvedBar } from "../components/ResolvedBar";
+import { extras, needExtras } from "../extras";
 import { messages, pending, resolved } from "../state/conversation";
 import { session } from "../state/session";
-import { emailDismissed, extras, needExtras, settings } from "../state/ui";
+import { emailDismissed, settings } from "../state/ui";
 
 /** The chat: header, notices, the message log, then the composer (or a way to start over). */
 export function Conversation() {

@@ -1,13 +1,11 @@
 import { api } from "../api/endpoints";
 import type { Conversation, Message, ServerFrame } from "../api/types";
-import { LiveSocket } from "../realtime/socket";
 import { agentLastSeenAt, cursor, loadConversation, status, typing } from "./conversation";
 import { flush } from "./outbox";
 import { receive } from "./receive";
 import { session } from "./session";
-import { connection } from "./ui";
+import { connect, disconnect, sendTyping } from "./transport";
 
-let socket: LiveSocket | null = null;
 let typingTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** Longer than the server's 6 s typing TTL: a lost typing.off never leaves the dots forever. */
@@ -72,29 +70,10 @@ export function connectLive() {
     return;
   }
   const { sourceId, conversationId } = s;
-  socket = new LiveSocket({
-    url: () => api.liveUrl(sourceId, conversationId, cursor.seq),
-    onFrame: applyFrame,
-    onState: (state) => {
-      connection.value = state;
-    },
-    poll: refresh,
-  });
-  socket.start();
+  connect(() => api.liveUrl(sourceId, conversationId, cursor.seq), applyFrame, refresh);
 }
 
-/** A message over the open socket (see LiveSocket.ask); null when it is not open. */
-export const sendLive = (content: string, echo_id: string) =>
-  socket?.ask({ type: "message.create", echo_id, content }) ?? null;
-
-/** A read receipt over the socket; false when it is not open. */
-export const readLive = () => socket?.send({ type: "read" }) ?? false;
-
-export function disconnectLive() {
-  socket?.stop();
-  socket = null;
-  connection.value = "idle";
-}
+export const disconnectLive = disconnect;
 
 let typingSentAt = 0;
 let typingOff: ReturnType<typeof setTimeout> | undefined;
@@ -111,12 +90,7 @@ export function visitorTyping(active: boolean) {
     return;
   }
   typingSentAt = active ? now : 0;
-  if (!socket?.send({ type: "typing", on: active })) {
-    const s = session.value;
-    if (s?.conversationId) {
-      void api.typing(s.sourceId, s.conversationId, active).catch(() => {});
-    }
-  }
+  sendTyping(active);
   if (active) {
     typingOff = setTimeout(() => visitorTyping(false), 3000);
   }

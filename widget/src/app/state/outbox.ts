@@ -3,9 +3,9 @@ import { api } from "../api/endpoints";
 import { echoId } from "../lib/ids";
 import { backoff } from "../realtime/socket";
 import { type Pending, pending, setPending, updatePending } from "./conversation";
-import { sendLive } from "./live";
 import { receive } from "./receive";
 import { ensureConversation, saveSession, session, setConversationId } from "./session";
+import { sendText } from "./transport";
 import { online } from "./ui";
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -107,18 +107,12 @@ async function sendOne(item: Pending) {
     }
   }
   updatePending(item.echo_id, { state: "sending" });
-  // Over the socket when it is open: its message.created frame settles the item, the ack
-  // says it is stored. The same echo_id makes any later retry over HTTP find it, not repeat it.
-  const answer = item.file ? null : sendLive(item.content, item.echo_id);
-  if (answer) {
-    const { event, data } = await answer;
-    if (event === "error") {
-      throw new ApiError(data.status ?? 500, data.code, data.message, data.retry_after ?? 0);
-    }
-    return;
-  }
+  // Text over the socket or HTTP (transport.ts decides; over the socket, the message.created
+  // frame settles the item); files over HTTP only.
   const message = item.file
     ? await api.sendFile(sourceId, conversationId, item.file, item.echo_id)
-    : await api.send(sourceId, conversationId, item.content, item.echo_id);
-  receive([message]);
+    : await sendText(sourceId, conversationId, item.content, item.echo_id);
+  if (message) {
+    receive([message]);
+  }
 }

@@ -1,9 +1,7 @@
-import { api } from "../api/endpoints";
 import { INCOMING, type Message } from "../api/types";
 import { notifyHost } from "../bridge";
 import { mergeMessages, messages, typing } from "./conversation";
-import { readLive } from "./live";
-import { session } from "./session";
+import { sendRead } from "./transport";
 import { isOpen, unread } from "./ui";
 
 let seenTimer: ReturnType<typeof setTimeout> | undefined;
@@ -11,12 +9,7 @@ let seenTimer: ReturnType<typeof setTimeout> | undefined;
 /** Tells the API the visitor has read the conversation (debounced). */
 export function markSeen() {
   clearTimeout(seenTimer);
-  seenTimer = setTimeout(() => {
-    const s = session.value;
-    if (s?.conversationId && !readLive()) {
-      void api.seen(s.sourceId, s.conversationId).catch(() => {});
-    }
-  }, 500);
+  seenTimer = setTimeout(sendRead, 500);
 }
 
 /** Messages from the socket, a poll or a send: new ones reach the host and the unread count. */

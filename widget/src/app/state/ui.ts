@@ -24,23 +24,5 @@ export const helpHome = signal<FunctionComponent | null>(null);
 /** "Not now" on the email card hides it for the rest of the visit. */
 export const emailDismissed = signal(false);
 
-type Extras = typeof import("../interactive");
-/** The interactive chunk (email card, prompts' controls) once loaded. */
-export const extras = signal<Extras | null>(null);
-let asked = false;
-/** Loads the interactive chunk once (again after a failure); renders pick it up when it lands. */
-export function needExtras() {
-  if (!asked) {
-    asked = true;
-    import("../interactive")
-      .then((m) => {
-        extras.value = m;
-      })
-      .catch(() => {
-        asked = false;
-      });
-  }
-}
-
 /** The visitor went back to the help center's articles from a conversation. */
 export const browsingHelp = signal(false);
