@@ -95,6 +95,25 @@ describe("the agents' app", () => {
     expect(await threadMessage(ada.page, "arrives tomorrow").count()).toBe(1);
   });
 
+  it("a visitor's message in a conversation Ada has not open moves her list at once", async () => {
+    await ada.page.locator(".brand a").click();
+    await ada.page.locator(".thread-pane.placeholder").waitFor();
+    // Her reply may have made it hers (Chatwoot's rule): All holds it either way.
+    await ada.page.getByRole("tab", { name: /All/ }).click();
+    await listRow(ada.page, id).waitFor();
+    const input = chat(visitor.page).locator("textarea");
+    await input.fill("Is it still tomorrow?");
+    await input.press("Enter");
+    // Well within the list's 60 s re-read: only the feed's message.created can do it.
+    const row = listRow(ada.page, id);
+    await row
+      .locator(".preview", { hasText: "Is it still tomorrow?" })
+      .waitFor({ timeout: 10_000 });
+    expect(await row.locator(".badge").textContent()).toMatch(/^1/);
+    await row.click();
+    await threadMessage(ada.page, "Is it still tomorrow?").waitFor();
+  });
+
   it("assigning to Bob puts it in Bob's Mine, live", async () => {
     await expect
       .poll(() => bob.page.getByRole("tab", { name: /Mine/ }).getAttribute("aria-selected"))
