@@ -141,6 +141,8 @@ describe("PATCH /portals/{portal_slug} (E9)", () => {
         id: widget.id,
         channel_type: "Channel::WebWidget",
         website_token: widget.inboxIdentifier,
+        // The inbox's own snippet, brand colour included (launcher coloured from the first paint).
+        web_widget_script: `<script src="http://parley.test/widget.js" data-inbox="${widget.inboxIdentifier}" data-color="${widget.widgetColor}" async></script>`,
       },
       // A claim until verified (test/help-center/domains.test.ts): still read under /hc.
       custom_domain_verification: {

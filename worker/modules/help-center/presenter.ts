@@ -8,6 +8,7 @@ import type {
 } from "../../db/schema";
 import { ARTICLE_STATUSES } from "../../db/schema/help-center";
 import { fileUrl } from "../files/storage";
+import { widgetScript } from "../inboxes/presenter";
 import type { ArticleJson } from "./schema.articles";
 import type { CategoryJson } from "./schema.categories";
 import type { PortalJson } from "./schema.portals";
@@ -82,9 +83,7 @@ export function presentPortal(
           avatar_url: inbox.avatarUrl ?? "",
           widget_color: inbox.widgetColor,
           website_token: widget ? inbox.inboxIdentifier : null,
-          web_widget_script: widget
-            ? `<script src="${origin}/widget.js" data-inbox="${inbox.inboxIdentifier}" async></script>`
-            : null,
+          web_widget_script: widget ? widgetScript(origin, inbox) : null,
           welcome_title: inbox.welcomeTitle,
           welcome_tagline: inbox.welcomeTagline,
           greeting_message: inbox.greetingMessage,

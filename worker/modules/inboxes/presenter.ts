@@ -17,7 +17,7 @@ const isWidget = (row: InboxRow) => row.channelType === "Channel::WebWidget";
  * The embed snippet. data-color paints the launcher in the inbox's colour from the first paint,
  * before the chat has told the loader (only a #rrggbb value, so nothing else enters the tag).
  */
-const widgetScript = (origin: string, row: InboxRow) => {
+export const widgetScript = (origin: string, row: InboxRow) => {
   const color = /^#[0-9a-f]{6}$/i.test(row.widgetColor) ? ` data-color="${row.widgetColor}"` : "";
   return `<script src="${origin}/widget.js" data-inbox="${row.inboxIdentifier}"${color} async></script>`;
 };
