@@ -146,6 +146,28 @@ describe("CSAT survey (inbox csat_survey_enabled)", () => {
     expect(updated).toHaveLength(2);
   });
 
+  it("not even an administrator can answer the survey in the visitor's name through the account API (403, nothing stored)", async () => {
+    const w = await world();
+    await w.toggle("resolved");
+    const [survey] = await surveysOf(w.row.id);
+    const url = `/api/v1/accounts/${w.account.id}/conversations/${w.row.displayId}/messages/${survey?.id}`;
+    for (const token of [w.admin.token]) {
+      const res = await api(url, {
+        method: "PATCH",
+        token,
+        body: {
+          content_attributes: {
+            submitted_values: { csat_survey_response: { rating: 5, feedback_message: "forged" } },
+          },
+        },
+      });
+      expect(res.status).toBe(403);
+    }
+    expect(await responsesOf(w.row.id)).toEqual([]);
+    const [after] = await surveysOf(w.row.id);
+    expect(JSON.stringify(after?.contentAttributes)).not.toContain("forged");
+  });
+
   it("an API inbox's survey carries the survey page's link; the public survey API and page answer it", async () => {
     const w = await world("Channel::Api");
     await w.toggle("resolved");

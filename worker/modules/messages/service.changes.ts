@@ -74,6 +74,19 @@ export async function updateMessage(
       throw new ApiError("forbidden", "Message status update is only allowed for API inboxes");
     }
   }
+  // A prompt's answer is the contact's (the public update, or the survey page as the system):
+  // an agent or bot writing it would record a CSAT rating or form reply in the visitor's name.
+  if (
+    input.content_attributes !== undefined &&
+    Object.hasOwn(input.content_attributes, "submitted_values") &&
+    scope.actor.kind !== "contact" &&
+    scope.actor.kind !== "system"
+  ) {
+    throw new ApiError(
+      "forbidden",
+      "Only the contact answers a message's prompt (submitted_values)",
+    );
+  }
   if (input.content !== undefined && (!canChange(scope, message) || isDeleted(message))) {
     throw new ApiError("forbidden", "Only the sender or an administrator may edit this message");
   }
