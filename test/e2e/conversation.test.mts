@@ -206,11 +206,14 @@ describe("a visitor's conversation", () => {
     // answers (its frame and its ack) and cuts the connection, as a network failure right
     // after the store would.
     let cut = false;
-    // The proxied socket is open in the page before the visitor sends: on a loaded machine the
+    // The proxied socket is open at both ends before the visitor sends: on a loaded machine the
     // reloaded frame opened it late, the message went over HTTP, and there was no ack to lose.
-    // A frame the page sent through the proxy (its typing) proves the page's socket is open;
-    // the proxy being called does not (seen failing twice beside a CPU hog).
+    // A frame the page sent through the proxy (its typing) proves the page's end is open, a
+    // frame the server sent through it (the agent's typing) the server's: the page's end opens
+    // at once while the proxy's own connection to the server can still be on its way (each
+    // wait alone was seen failing beside a CPU hog).
     let fromPage = 0;
+    let fromServer = 0;
     await context.routeWebSocket(/\/live\?/, (ws) => {
       if (socketMode === "refuse") {
         ws.close();
@@ -230,6 +233,7 @@ describe("a visitor's conversation", () => {
         server.send(data);
       });
       server.onMessage((data) => {
+        fromServer += 1;
         if (echo && !cut && String(data).includes(echo)) {
           cut = true;
           ws.close();
@@ -244,16 +248,19 @@ describe("a visitor's conversation", () => {
     await launcher(page).click();
     await bubble(page, "Are you still there?").waitFor();
     const input = chat(page).locator("textarea");
-    // Typing goes over the socket once it is open (at most one "on" per 3 s, then an "off").
+    // Typing goes over the socket once it is open (at most one "on" per 3 s, then an "off");
+    // the agent's typing reaches the visitor through the room once the server's end is up.
     await expect
       .poll(
         async () => {
           await input.fill(`ack lost in transit ${fromPage}`);
-          return fromPage;
+          await agent.typing(conversationId, true);
+          return fromPage > 0 && fromServer > 0;
         },
         { interval: 1000 },
       )
-      .toBeGreaterThan(0);
+      .toBe(true);
+    await agent.typing(conversationId, false);
     await input.fill("ack lost in transit");
     await input.press("Enter");
     await expect.poll(() => cut).toBe(true);

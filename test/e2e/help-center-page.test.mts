@@ -42,6 +42,9 @@ async function openArticle(page: Page, title: string) {
   await page.goto(`${base}/hc/${slug}/en`);
   await page.getByRole("link", { name: title }).click();
   await page.locator("article h1").waitFor();
+  // The vote script is deferred: on a loaded machine a click before it ran posted the form
+  // without it (a page load, the no-script path), so wait until the page has loaded.
+  await page.waitForLoadState("load");
 }
 
 describe("Was this helpful? on the public article", () => {

@@ -69,6 +69,8 @@ const page = createRoute({
   path: "/survey/responses/{conversation_uuid}",
   tags: ["CSAT Survey Page"],
   summary: "The CSAT survey page (HTML, no script) a visitor may be sent to",
+  // No token: the link's uuid is the credential.
+  security: [],
   request: { params: UuidParams },
   responses: {
     200: htmlPage("The survey page, answered or not"),
