@@ -190,6 +190,26 @@ describe("matches: custom attributes, typed by their definition", () => {
   });
 });
 
+describe("matches: keys named like Object's own members", () => {
+  // A custom attribute may be called "constructor": an absent one must not find the prototype's.
+  const f = () =>
+    facts({ definitions: [{ key: "constructor", type: "text", model: "conversation_attribute" }] });
+
+  it("an absent attribute is not present", () => {
+    expect(matches(c("constructor", "is_present"), f())).toBe(false);
+    expect(matches(c("constructor", "is_not_present"), f())).toBe(true);
+  });
+
+  it("an attribute that did not change has not changed", () => {
+    const cond = c("constructor", "attribute_changed", [{ from: ["nil"], to: ["nil"] }]);
+    const unchanged = facts({
+      changedAttributes: { custom_attributes: { previous_value: {}, current_value: {} } },
+    });
+    expect(matches(cond, unchanged)).toBe(false);
+    expect(matches(cond, facts({ changedAttributes: {} }))).toBe(false);
+  });
+});
+
 describe("matches: message keys without a message, and contacts without a contact", () => {
   it("never matches", () => {
     const f = facts({ message: null, contact: null });

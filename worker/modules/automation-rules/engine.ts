@@ -44,7 +44,7 @@ function read(condition: RuleCondition, facts: Facts): Reading | null {
     def.model === "conversation_attribute"
       ? facts.conversation.customAttributes
       : (facts.contact?.customAttributes ?? {});
-  return { type: CUSTOM_VALUE_TYPE[def.type], value: owner[key] ?? null, custom: true };
+  return { type: CUSTOM_VALUE_TYPE[def.type], value: own(owner, key) ?? null, custom: true };
 }
 
 const absent = (value: unknown) => value === null || value === undefined;
@@ -122,18 +122,24 @@ function changeSpec(values: unknown): { from: unknown[]; to: unknown[] } | null 
 const changeKey = (value: unknown) =>
   absent(value) || value === "" || value === "nil" ? "nil" : String(value).toLowerCase();
 
+/** A key's own value: a rule's attribute_key such as "constructor" must not find the prototype's. */
+const own = (record: unknown, key: string) =>
+  record && typeof record === "object" && Object.hasOwn(record, key)
+    ? (record as Record<string, unknown>)[key]
+    : undefined;
+
 /** Chatwoot parity: the attribute changed from one of `from` to one of `to`. */
 function changed(condition: RuleCondition, facts: Facts): boolean {
   const spec = changeSpec(condition.values);
   const key = condition.attribute_key;
-  let change = facts.changedAttributes[key];
+  let change = own(facts.changedAttributes, key) as Facts["changedAttributes"][string] | undefined;
   if (!change && !ruleField(key)) {
-    const custom = facts.changedAttributes.custom_attributes;
-    const before = (custom?.previous_value ?? {}) as Record<string, unknown>;
-    const after = (custom?.current_value ?? {}) as Record<string, unknown>;
+    const custom = own(facts.changedAttributes, "custom_attributes");
+    const before = own(custom?.previous_value, key);
+    const after = own(custom?.current_value, key);
     change =
-      custom && JSON.stringify(before[key]) !== JSON.stringify(after[key])
-        ? { previous_value: before[key], current_value: after[key] }
+      custom && JSON.stringify(before) !== JSON.stringify(after)
+        ? { previous_value: before, current_value: after }
         : undefined;
   }
   if (!spec || !change) {
