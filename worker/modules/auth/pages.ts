@@ -1,23 +1,15 @@
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { FORM_PAGE_BASE_STYLE, formPageHeaders } from "../../lib/form-page";
 
 /**
  * The few pages a mailed link opens: plain HTML forms that work without JavaScript (one
  * first-party script only adds the show-password buttons). They keep the token out of Referer
  * headers, and are never cached or framed.
  */
-export const PAGE_HEADERS = {
-  "Content-Security-Policy":
-    "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  "Referrer-Policy": "no-referrer",
-  "Cache-Control": "no-store",
-  "X-Content-Type-Options": "nosniff",
-  "X-Frame-Options": "DENY",
-} as const;
+export const PAGE_HEADERS = formPageHeaders({ script: true });
 
-const STYLE = `:root{--bg:#f3f5f8;--card:#fff;--fg:#1c2024;--mu:#555d68;--bd:#c9ced6;--ac:#1a5fd0;--ac-fg:#fff;--err:#b42318;color-scheme:light dark}
-@media(prefers-color-scheme:dark){:root{--bg:#101214;--card:#1a1d21;--fg:#eceef1;--mu:#a9b0ba;--bd:#3a4047;--ac:#6ea5ff;--ac-fg:#0b1220;--err:#ff8a80}}
-*{box-sizing:border-box}body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:var(--bg);color:var(--fg)}
+const STYLE = `${FORM_PAGE_BASE_STYLE}
 main{max-width:27rem;margin:8vh auto 2rem;padding:0 1rem}
 .brand{display:flex;align-items:center;gap:.55rem;margin:0 0 1rem .25rem;font-weight:700;font-size:1.05rem}.brand .acct{font-weight:500;color:var(--mu)}
 .card{padding:1.75rem;background:var(--card);border:1px solid var(--bd);border-radius:14px;box-shadow:0 1px 3px #0000000d}

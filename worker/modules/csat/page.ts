@@ -1,4 +1,5 @@
 import { html } from "hono/html";
+import { FORM_PAGE_BASE_STYLE, formPageHeaders } from "../../lib/form-page";
 import { answerOf } from "./presenter";
 import type { Survey } from "./service";
 
@@ -6,18 +7,9 @@ import type { Survey } from "./service";
  * The survey page a link opens (Chatwoot's `/survey/responses/{uuid}`), for inboxes without the
  * widget: a plain HTML form, no script at all, never cached or framed.
  */
-export const SURVEY_PAGE_HEADERS = {
-  "Content-Security-Policy":
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  "Referrer-Policy": "no-referrer",
-  "Cache-Control": "no-store",
-  "X-Content-Type-Options": "nosniff",
-  "X-Frame-Options": "DENY",
-} as const;
+export const SURVEY_PAGE_HEADERS = formPageHeaders({ script: false });
 
-const STYLE = `:root{--bg:#f3f5f8;--card:#fff;--fg:#1c2024;--mu:#555d68;--bd:#c9ced6;--ac:#1a5fd0;--ac-fg:#fff;--err:#b42318;color-scheme:light dark}
-@media(prefers-color-scheme:dark){:root{--bg:#101214;--card:#1a1d21;--fg:#eceef1;--mu:#a9b0ba;--bd:#3a4047;--ac:#6ea5ff;--ac-fg:#0b1220;--err:#ff8a80}}
-*{box-sizing:border-box}body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:var(--bg);color:var(--fg)}
+const STYLE = `${FORM_PAGE_BASE_STYLE}
 main{max-width:30rem;margin:8vh auto 2rem;padding:0 1rem}.card{padding:1.75rem;background:var(--card);border:1px solid var(--bd);border-radius:14px}
 h1{font-size:1.4rem;margin:0 0 .5rem}.mu{color:var(--mu)}fieldset{border:0;margin:1rem 0;padding:0}legend{font-weight:600;margin-bottom:.5rem}
 .rates{display:flex;gap:.4rem;flex-wrap:wrap}.rates label{flex:1;min-width:3.5rem;text-align:center;padding:.5rem .25rem;border:1px solid var(--bd);border-radius:10px;cursor:pointer;font-size:1.5rem}
