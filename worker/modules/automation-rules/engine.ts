@@ -132,9 +132,10 @@ const own = (record: unknown, key: string) =>
 function changed(condition: RuleCondition, facts: Facts): boolean {
   const spec = changeSpec(condition.values);
   const key = condition.attribute_key;
-  let change = own(facts.changedAttributes, key) as Facts["changedAttributes"][string] | undefined;
+  type Change = Facts["changedAttributes"][string] | undefined;
+  let change = own(facts.changedAttributes, key) as Change;
   if (!change && !ruleField(key)) {
-    const custom = own(facts.changedAttributes, "custom_attributes");
+    const custom = own(facts.changedAttributes, "custom_attributes") as Change;
     const before = own(custom?.previous_value, key);
     const after = own(custom?.current_value, key);
     change =
