@@ -84,3 +84,14 @@ export const attachments = sqliteTable(
 
 export type MessageRow = typeof messages.$inferSelect;
 export type AttachmentRow = typeof attachments.$inferSelect;
+
+/**
+ * The service's id counters handed out in blocks (`messages`: message ids). A conversation's room
+ * leases a block and numbers its messages from it, so an id costs no D1 round trip of its own
+ * and is known before the message's batch runs (its outbox rows and files name it directly).
+ */
+export const idLeases = sqliteTable("id_leases", {
+  name: text("name").primaryKey(),
+  /** The first id not leased yet. */
+  nextId: integer("next_id").notNull(),
+});

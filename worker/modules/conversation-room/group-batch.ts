@@ -12,7 +12,6 @@ import {
   guardedConversationId,
   insertAttachment,
   insertMessage,
-  messageIdAt,
   touchContact,
   touchConversation,
 } from "../messages/queries";
@@ -20,8 +19,8 @@ import type { AppendRequest } from "./types";
 
 type Batch = BatchItem<"sqlite">;
 
-/** A message of a group with the seq it commits under. */
-export type Numbered = { req: AppendRequest; seq: number };
+/** A message of a group with the seq and the (leased) id it commits under. */
+export type Numbered = { req: AppendRequest; seq: number; id: number };
 
 /** What one message of a group got back from the batch. */
 export type Stored = {
@@ -32,16 +31,16 @@ export type Stored = {
 
 const NO_RECORDER: Recorder = { performedBy: SYSTEM, origin: "", at: 0 };
 
-function createdEvent(
-  req: AppendRequest,
-  messageId: ReturnType<typeof messageIdAt>,
-): AnyDomainEvent {
+function createdEvent(req: AppendRequest, messageId: number): AnyDomainEvent {
   return {
     name: "message.created",
     accountId: req.values.accountId,
     conversation: req.conversationId,
-    data: { inbox_id: req.values.inboxId, is_private: req.values.private ?? false },
-    refs: { message_id: messageId },
+    data: {
+      inbox_id: req.values.inboxId,
+      message_id: messageId,
+      is_private: req.values.private ?? false,
+    },
   };
 }
 
@@ -55,18 +54,15 @@ export async function groupBatch(db: Db, group: Numbered[]) {
   const spans: { start: number; touch: number; files: number; ids: (r: unknown[]) => number[] }[] =
     [];
   // message_created commits with the message itself (activity messages have no event).
-  const events = group.map(({ req, seq }) =>
-    req.record ? [createdEvent(req, messageIdAt(req.conversationId, seq))] : [],
-  );
+  const events = group.map(({ req, id }) => (req.record ? [createdEvent(req, id)] : []));
   await prepareDerived(db, events.flat(), group[0]?.req.record?.at ?? 0);
-  group.forEach(({ req, seq }, n) => {
+  group.forEach(({ req, seq, id: messageId }, n) => {
     const files = req.attachments ?? [];
-    const messageId = messageIdAt(req.conversationId, seq);
     const start = statements.length;
     const conversationId = req.guard
       ? guardedConversationId(db, req.conversationId, req.guard)
       : req.conversationId;
-    statements.push(insertMessage(db, { ...req.values, conversationId, seq }));
+    statements.push(insertMessage(db, { ...req.values, id: messageId, conversationId, seq }));
     const writes = eventWrites(db, events[n] ?? [], req.record ?? NO_RECORDER);
     const eventsAt = statements.length;
     // Before the touch: the facts derived from the message (reply time, first response) read

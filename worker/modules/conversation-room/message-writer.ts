@@ -7,6 +7,7 @@ import { type Counters, findByIdempotencyKeys, isGuardRefusal, maxSeq } from "..
 import type { Message, PublicMessage } from "../messages/schema";
 import type { RoomConversationCache } from "./conversation-cache";
 import { groupBatch } from "./group-batch";
+import { MessageIds } from "./message-ids";
 import type { AppendRequest, AppendResult } from "./types";
 
 export type { AppendRequest, AppendView, MessageView } from "./types";
@@ -22,6 +23,7 @@ type Slot = {
   req?: AppendRequest;
   cancelled: boolean;
   seq: number;
+  id: number;
   resolve: (result: AppendResult) => void;
   reject: (err: unknown) => void;
 };
@@ -35,7 +37,8 @@ export type Place = {
 };
 
 const clash = (err: unknown, column: string) =>
-  isUniqueViolation(err) && `${err} ${(err as Error).cause ?? ""}`.includes(`messages.${column}`);
+  isUniqueViolation(err) &&
+  new RegExp(`messages\\.${column}\\b`).test(`${err} ${(err as Error).cause ?? ""}`);
 
 /**
  * The room's message writer. Messages queue in arrival order; those that arrive while a D1 write
@@ -49,6 +52,7 @@ export class MessageWriter {
   private ready: Promise<void> | undefined;
   private readonly queue: Slot[] = [];
   private draining = false;
+  private readonly ids: MessageIds;
 
   constructor(
     private readonly kv: SyncKvStorage,
@@ -72,7 +76,9 @@ export class MessageWriter {
       views: Presented[],
       counters: Counters,
     ) => void,
-  ) {}
+  ) {
+    this.ids = new MessageIds(kv, db);
+  }
 
   /**
    * Stores `req` (an idempotency key already stored answers its message, `duplicate: true`;
@@ -88,7 +94,7 @@ export class MessageWriter {
    * own messages stay in the order it sent them). Later messages wait behind an unfilled place.
    */
   reserve(): Place {
-    const slot: Slot = { cancelled: false, seq: 0, resolve: () => {}, reject: () => {} };
+    const slot: Slot = { cancelled: false, seq: 0, id: 0, resolve: () => {}, reject: () => {} };
     this.queue.push(slot);
     return {
       fill: (req) =>
@@ -160,6 +166,12 @@ export class MessageWriter {
         this.queue.unshift(...group);
         return;
       }
+      if (clash(err, "id")) {
+        // An id of the room's block was taken in D1 behind its back: lease above it, same order.
+        this.ids.discard();
+        this.queue.unshift(...group);
+        return;
+      }
       if (clash(err, "idempotency_key")) {
         const rest = await this.answerRetries(group);
         if (rest.length < group.length) {
@@ -194,10 +206,12 @@ export class MessageWriter {
 
   private async commit(group: Pending[]): Promise<void> {
     await this.ensureSeq((group[0] as Pending).req.conversationId);
+    const ids = await this.ids.take(group.length);
     const first = this.lastSeq + 1;
-    for (const p of group) {
+    group.forEach((p, i) => {
       p.seq = ++this.lastSeq;
-    }
+      p.id = ids[i] as number;
+    });
     this.kv.put("last_seq", this.lastSeq);
     const db = this.db();
     const batch = await groupBatch(db, group);

@@ -1,14 +1,37 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, max, type SQL, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
-import { attachments, contactInboxes, contacts, conversations, messages } from "../../db/schema";
+import {
+  attachments,
+  contactInboxes,
+  contacts,
+  conversations,
+  idLeases,
+  messages,
+} from "../../db/schema";
 
 export type NewMessage = typeof messages.$inferInsert;
 export type NewAttachment = typeof attachments.$inferInsert;
 
-/** The id of the message stored at `seq`, usable inside the batch that inserts it. */
-export const messageIdAt = (conversationId: number, seq: number) =>
-  sql<number>`(SELECT ${messages.id} FROM ${messages} WHERE ${messages.conversationId} = ${conversationId} AND ${messages.seq} = ${seq})`;
+/**
+ * Leases the next `size` message ids: `[first, end)`. The block starts above every id stored,
+ * so rows written straight into D1 (an import) never take an id a later lease hands out again;
+ * one statement, so two rooms leasing at once get disjoint blocks.
+ */
+export async function leaseMessageIds(db: Db, size: number) {
+  const floor = sql<number>`(SELECT coalesce(max(${messages.id}), 0) + 1 FROM ${messages})`;
+  const row = await db
+    .insert(idLeases)
+    .values({ name: "messages", nextId: sql`${floor} + ${size}` })
+    .onConflictDoUpdate({
+      target: idLeases.name,
+      set: { nextId: sql`max(${idLeases.nextId}, ${floor}) + ${size}` },
+    })
+    .returning({ end: idLeases.nextId })
+    .get();
+  const end = (row as { end: number }).end;
+  return { first: end - size, end };
+}
 
 /**
  * How a new message moves its conversation's clocks (Chatwoot parity): a contact's message
