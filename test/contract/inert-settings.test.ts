@@ -61,7 +61,7 @@ const INBOX: Record<string, Field> = {
   greeting_message: acts([TEMPLATES, "greetingMessage"]),
   enable_auto_assignment: acts(["worker/modules/assignment/service.ts", "enableAutoAssignment"]),
   auto_assignment_config: acts(["worker/modules/assignment/service.ts", "autoAssignmentConfig"]),
-  enable_email_collect: acts([TEMPLATES, "enableEmailCollect"], [WIDGET, "enable_email_collect"]),
+  enable_email_collect: acts([TEMPLATES, "enableEmailCollect"]),
   csat_survey_enabled: acts(["worker/modules/csat/service.ts", "csatSurveyEnabled"]),
   timezone: acts([TEMPLATES, "inbox.timezone"], [WIDGET, "timezone"]),
   working_hours_enabled: acts([TEMPLATES, "workingHoursEnabled"]),

@@ -31,9 +31,9 @@ INSERT INTO users (name, email, pubsub_token) VALUES ('${AGENT_NAME}', 'alan@e2e
 INSERT INTO account_users (account_id, user_id, role) VALUES (1, 1, 'administrator');
 INSERT INTO access_tokens (owner_type, owner_id, token) VALUES ('User', 1, '${ADMIN_TOKEN}');
 INSERT INTO inboxes (account_id, name, channel_type, inbox_identifier, hmac_token, welcome_title,
-  welcome_tagline, greeting_enabled, greeting_message, widget_color)
+  welcome_tagline, greeting_enabled, greeting_message, widget_color, enable_email_collect)
   VALUES (1, 'Acme website', 'Channel::WebWidget', '${INBOX}', 'e2e-hmac', 'Hi there!',
-  'We usually reply in a few minutes.', 1, 'Hello! How can we help?', '#1f5fbf');
+  'We usually reply in a few minutes.', 1, 'Hello! How can we help?', '#1f5fbf', 0);
 INSERT INTO inbox_members (inbox_id, user_id) VALUES (1, 1);
 `;
 

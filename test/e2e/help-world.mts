@@ -8,11 +8,15 @@ const call = (base: string, method: string, url: string, body?: unknown) =>
 
 let seq = 0;
 
-/** A web-widget inbox; `agents`: names and presence of its members (made for it). */
+/**
+ * A web-widget inbox; `agents`: names and presence of its members (made for it); `settings`:
+ * more inbox fields (email collection is off unless asked for, so a chat gets only the greeting).
+ */
 export async function createWidgetInbox(
   base: string,
   name: string,
   agents: [string, "online" | "busy" | "offline"][] = [],
+  settings: Record<string, unknown> = {},
 ): Promise<{ id: number; identifier: string }> {
   const inbox = await call(base, "POST", "/inboxes", {
     name,
@@ -24,6 +28,8 @@ export async function createWidgetInbox(
     },
     greeting_enabled: true,
     greeting_message: "Hello! How can we help?",
+    enable_email_collect: false,
+    ...settings,
   });
   const userIds: number[] = [];
   for (const [agentName, availability] of agents) {

@@ -121,6 +121,8 @@ describe("the widget's rough edges, fixed (issue 24)", () => {
       await input.press("Enter");
       await bubble(v.page, "Where is my parcel?").waitFor();
       await expect.poll(() => chat(v.page).locator(".pw-pending").count()).toBe(0);
+      // The inbox's greeting (a server message) first, so the preview is the agent's reply's.
+      await bubble(v.page, "Hello! How can we help?").waitFor();
       await launcher(v.page).click();
       const id = await agent.latestConversation();
       await agent.reply(

@@ -1,7 +1,8 @@
 // Issue 22 point 7 in Chromium: a bot's buttons and the CSAT survey sent on resolve render as
 // controls in the widget; the answer goes through the public message update once, shows
 // answered after a reload, and the rating is in the account's csat_survey_responses. Hostile
-// labels and URLs in a prompt run nothing.
+// labels and URLs in a prompt run nothing. The inbox's own out-of-office message and email
+// request are server template messages the widget shows once, the request as an email field.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { accountCall, bubble, chat, launchChromium, launcher, openHost } from "./harness.mts";
@@ -108,6 +109,68 @@ describe("interactive messages in the widget", () => {
     expect(await chat(v.page).getByRole("radio").count()).toBe(0);
     expect(v.errors).toEqual([]);
     await v.context.close();
+  });
+
+  it("outside working hours: the away message once, then the email request answered in the widget", async () => {
+    const inbox = await createWidgetInbox(base, "Night desk", [["Ann Lee", "online"]], {
+      enable_email_collect: true,
+      working_hours_enabled: true,
+      out_of_office_message: "We are closed tonight.",
+      working_hours: Array.from({ length: 7 }, (_, d) => ({
+        day_of_week: d,
+        closed_all_day: true,
+      })),
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openHost(context, `${base}/demo?inbox=${inbox.identifier}`);
+    await launcher(page).click();
+    const input = chat(page).locator("textarea");
+    await input.waitFor();
+    // No notice or form of the widget's own before anything was said.
+    expect(await chat(page).getByText("We are closed tonight.").count()).toBe(0);
+    await input.fill("Anyone there?");
+    await input.press("Enter");
+    const field = chat(page).getByRole("textbox", { name: "Email" });
+    await field.waitFor();
+    await bubble(page, "We are closed tonight.").waitFor();
+    await bubble(page, "Give the team a way to reach you.").waitFor();
+    // Out of office first, then no greeting (Chatwoot's order), each once.
+    expect(await bubble(page, "Hello! How can we help?").count()).toBe(0);
+    expect(await bubble(page, "We are closed tonight.").count()).toBe(1);
+    await field.fill("night.owl@example.com");
+    await chat(page).getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => field.isDisabled(), { timeout: 20_000 }).toBe(true);
+    // The contact has the address, and the agents see the answered request.
+    const list = await call("GET", `/conversations?status=all&inbox_id=${inbox.id}`);
+    const id = Math.max(...(list.data.payload as { id: number }[]).map((c) => c.id));
+    await expect
+      .poll(async () => (await call("GET", `/conversations/${id}`)).meta.sender.email)
+      .toBe("night.owl@example.com");
+    const stored = (await call("GET", `/conversations/${id}/messages`)).payload as {
+      content: string;
+      content_type: string;
+      message_type: number;
+      content_attributes: { submitted_values?: { value: string }[] };
+    }[];
+    const templates = stored.filter((m) => m.message_type === 3);
+    expect(templates.map((m) => [m.content_type, m.content])).toEqual([
+      ["text", "We are closed tonight."],
+      ["text", "Give the team a way to reach you."],
+      ["input_email", "Get notified by email"],
+    ]);
+    expect(templates[2]?.content_attributes.submitted_values?.[0]?.value).toBe(
+      "night.owl@example.com",
+    );
+    // A second message gets nothing more (once a day; the email is known).
+    await input.fill("Thanks!");
+    await input.press("Enter");
+    await bubble(page, "Thanks!").locator(".pw-meta", { hasText: "Sent" }).waitFor();
+    const after = (await call("GET", `/conversations/${id}/messages`)).payload as {
+      message_type: number;
+    }[];
+    expect(after.filter((m) => m.message_type === 3)).toHaveLength(3);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it("runs nothing from hostile labels, options and URLs", async () => {

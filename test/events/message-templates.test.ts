@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as t from "../../worker/db/schema";
 import { nowSeconds } from "../../worker/lib/time";
-import { templatesFor, WIDGET_SHOWS_OWN_CARDS } from "../../worker/modules/templates/listener";
+import { templatesFor } from "../../worker/modules/templates/listener";
 import { db } from "../support/factories";
 import { createPublicConversation, createPublicWorld, pub } from "../support/factories-public";
 import { outboxRows, processEvents } from "../support/factories-webhooks";
@@ -94,10 +94,9 @@ describe("message templates (Chatwoot's MessageTemplates::HookExecutionService)"
 
   it("email collection: a website inbox's contact without email is asked once (text, then input_email)", async () => {
     const w = await chat({ channelType: "Channel::WebWidget", enableEmailCollect: true });
-    await w.say("hi");
     const inbox = await db().select().from(t.inboxes).where(eq(t.inboxes.id, w.inbox.id)).get();
     const plan = (row: t.ConversationRow) =>
-      templatesFor(db(), inbox as t.InboxRow, row, nowSeconds(), false);
+      templatesFor(db(), inbox as t.InboxRow, row, nowSeconds());
     expect((await plan(w.row)).map((x) => [x.contentType ?? "text", x.content])).toEqual([
       ["text", "Give the team a way to reach you."],
       ["input_email", "Get notified by email"],
@@ -107,20 +106,51 @@ describe("message templates (Chatwoot's MessageTemplates::HookExecutionService)"
       { email: "known@example.com" },
     );
     expect(await plan(known.row)).toEqual([]);
+    // Asked once: after the queue sent it, nothing more.
+    await w.say("hi");
+    expect(await plan(w.row)).toEqual([]);
     const api = await chat({ channelType: "Channel::Api", enableEmailCollect: true });
     await api.say("hi");
     expect(await api.templates()).toEqual([]);
   });
 
-  it("website inboxes get none while the widget draws its own cards (WIDGET_SHOWS_OWN_CARDS)", async () => {
-    expect(WIDGET_SHOWS_OWN_CARDS).toBe(true);
+  it("website inboxes get them all as messages, in Chatwoot's order, each once; the email answer is stored", async () => {
     const w = await chat({
       channelType: "Channel::WebWidget",
       enableEmailCollect: true,
       greetingEnabled: true,
-      greetingMessage: "Hello",
+      greetingMessage: "Hello from the website",
     });
     await w.say("hi");
-    expect(await w.templates()).toEqual([]);
+    await w.say("still there?");
+    expect(await w.templates()).toEqual([
+      ["text", "Hello from the website"],
+      ["text", "Give the team a way to reach you."],
+      ["input_email", "Get notified by email"],
+    ]);
+    // Each went out as a message_created event (webhooks, the agents' feed, the widget's room).
+    const created = (await outboxRows(w.account.id)).filter((e) => e.name === "message_created");
+    expect(created).toHaveLength(5);
+    // The visitor answers the input_email message through the public update (the widget's path).
+    const ask = await db()
+      .select()
+      .from(t.messages)
+      .where(
+        and(eq(t.messages.conversationId, w.row.id), eq(t.messages.contentType, "input_email")),
+      )
+      .get();
+    const c = await db()
+      .select()
+      .from(t.contactInboxes)
+      .where(eq(t.contactInboxes.contactId, w.row.contactId))
+      .get();
+    const path = `${w.base}/contacts/${c?.sourceId}/conversations/${w.row.displayId}/messages/${ask?.id}`;
+    const values = [{ name: "email", title: "Email", value: "visitor@example.com" }];
+    const res = await pub(path, { method: "PATCH", body: { submitted_values: values } });
+    expect(res.status).toBe(200);
+    expect(res.body.content_attributes.submitted_values).toEqual(values);
+    // A third message asks nothing again.
+    await w.say("thanks");
+    expect(await w.templates()).toHaveLength(3);
   });
 });

@@ -72,7 +72,7 @@ describe("MessageBubble", () => {
 });
 
 describe("MessageList", () => {
-  it("shows the greeting, messages in seq order, pending ones, and who is typing", async () => {
+  it("shows messages in seq order, pending ones, and who is typing (no greeting card)", async () => {
     view = show(() => <MessageList />);
     mergeMessages([
       message({ id: 2, seq: 2, content: "second" }),
@@ -82,8 +82,9 @@ describe("MessageList", () => {
     typing.value = "Alan Agent";
     await settle();
     const items = [...view.root.querySelectorAll(".pw-bubble")].map((b) => b.textContent);
-    // Issue 15: the greeting is in the welcome card (with the inbox's name), not a bubble.
-    expect(view.root.querySelector(".pw-card")?.textContent).toBe("AAcmeHello! How can we help?");
+    // The greeting is the server's template message (issue 22), never a card of the widget's.
+    expect(view.root.querySelector(".pw-card")).toBeNull();
+    expect(view.root.textContent).not.toContain("Hello! How can we help?");
     expect(items).toEqual(["Alan Agent: first", "Alan Agent: second", "on its way"]);
     expect(view.root.textContent).toContain("Waiting for the network…");
     expect(view.root.textContent).toContain("Alan Agent is typing…");
@@ -122,7 +123,7 @@ describe("App", () => {
     expect(screen.getByLabelText("Message")).toBeTruthy();
   });
 
-  it("shows the away message outside working hours and the offline notice", async () => {
+  it("outside working hours: no away card of its own (the server sends it), the offline notice", async () => {
     settings.value = {
       ...SETTINGS,
       working_hours_enabled: true,
@@ -139,7 +140,7 @@ describe("App", () => {
     };
     online.value = false;
     view = show(() => <App />);
-    expect(view.root.textContent).toContain("Back on Monday.");
+    expect(view.root.textContent).not.toContain("Back on Monday.");
     expect(screen.getByRole("status").textContent).toContain("You're offline");
     expect(view.root.textContent).not.toContain("Typically replies");
   });

@@ -1,4 +1,4 @@
-// Issue 15, point 1: the designed look (markdown, runs, days, brand shade, theme, email card).
+// Issue 15, point 1: the designed look (markdown, runs, days, brand shade, theme; the inbox's messages are the server's).
 import { fireEvent, screen } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../widget/src/app/App";
@@ -131,7 +131,6 @@ describe("the message list", () => {
       avatar: Boolean(li.querySelector(".pw-meta .pw-avatar")),
     }));
     expect(items.map((i) => i.cls)).toEqual([
-      "pw-card",
       "pw-activity",
       "pw-msg",
       "pw-msg",
@@ -146,8 +145,8 @@ describe("the message list", () => {
   });
 });
 
-describe("the header and the welcome card", () => {
-  it("says the reply time once (the tagline, else the inbox's); the card greets", async () => {
+describe("the header", () => {
+  it("says the reply time once (the tagline, else the inbox's)", async () => {
     view = show(() => <App />);
     await settle();
     const text = view.root.textContent ?? "";
@@ -160,9 +159,6 @@ describe("the header and the welcome card", () => {
     expect(view.root.querySelector(".pw-status")?.textContent).toBe(
       "Typically replies in a few minutes",
     );
-    const card = view.root.querySelector(".pw-card");
-    expect(card?.textContent).toContain("Acme");
-    expect(card?.textContent).toContain("Hello! How can we help?");
   });
 
   it("takes data-theme from the loader, or follows the system without it", async () => {
@@ -182,7 +178,7 @@ describe("the header and the welcome card", () => {
   });
 });
 
-describe("the email card", () => {
+describe("the inbox's greeting, away message and email request", () => {
   beforeEach(() => {
     saveSession({
       sourceId: "s",
@@ -191,29 +187,55 @@ describe("the email card", () => {
       email: null,
       conversationId: 3,
     });
+    // Outside working hours (closed every day), greeting and email collection on.
+    settings.value = {
+      ...SETTINGS,
+      working_hours_enabled: true,
+      out_of_office_message: "Back on Monday.",
+      working_hours: Array.from({ length: 7 }, (_, d) => ({
+        day_of_week: d,
+        closed_all_day: true,
+        open_all_day: false,
+        open_hour: null,
+        open_minutes: null,
+        close_hour: null,
+        close_minutes: null,
+      })),
+    } as typeof SETTINGS;
+  });
+
+  it("are not drawn by the widget: no card, notice or form of its own", async () => {
     mergeMessages([message({ id: 1, seq: 1, content: "hi", message_type: 0 })]);
+    view = show(() => <App />);
+    await settle();
+    const text = view.root.textContent ?? "";
+    expect(text).not.toContain("Hello! How can we help?");
+    expect(text).not.toContain("Back on Monday.");
+    expect(view.root.querySelector(".pw-card, .pw-email, input[type=email]")).toBeNull();
   });
 
-  it("is labelled, has a placeholder, and can be dismissed", async () => {
+  it("are the server's template messages: shown once each, the email request as a field", async () => {
     fakeApi(() => new Promise(() => {}));
+    mergeMessages([
+      message({ id: 1, seq: 1, content: "hi", message_type: 0 }),
+      message({ id: 2, seq: 2, content: "Back on Monday.", message_type: 3, sender: null }),
+      message({
+        id: 3,
+        seq: 3,
+        content: "Get notified by email",
+        message_type: 3,
+        content_type: "input_email",
+        sender: null,
+      }),
+    ]);
     view = show(() => <App />);
-    // The card comes with the interactive chunk, loaded once it is needed.
-    const input = await screen.findByLabelText("Get notified by email");
+    const input = await screen.findByRole("textbox", { name: "Email" });
+    expect(input.getAttribute("type")).toBe("email");
     expect(input.getAttribute("placeholder")).toBe("you@example.com");
-    fireEvent.click(screen.getByRole("button", { name: "Not now" }));
-    await settle();
-    expect(view.root.querySelector(".pw-email")).toBeNull();
-  });
-
-  it("is gone once the conversation has ended", async () => {
-    const { emailDismissed } = await import("../../widget/src/app/state/ui");
-    emailDismissed.value = false;
-    status.value = "resolved";
-    view = show(() => <App />);
-    await settle();
-    expect(view.root.textContent).toContain("This conversation has ended.");
-    expect(view.root.querySelector(".pw-email")).toBeNull();
-    status.value = "open";
-    await vi.waitFor(() => expect(view?.root.querySelector(".pw-email")).not.toBeNull());
+    const text = view.root.textContent ?? "";
+    expect(text.match(/Back on Monday\./g)).toHaveLength(1);
+    expect(text.match(/Get notified by email/g)).toHaveLength(1);
+    // The inbox speaks (a template has no sender).
+    expect(view.root.querySelector(".pw-msg .pw-sender")?.textContent).toBe("Acme");
   });
 });

@@ -1,4 +1,4 @@
-// The lazy interactive chunk (the pre-chat form, the email card, bots' prompts): loaded on first
+// The lazy interactive chunk (the pre-chat form, bots' and the inbox's prompts): loaded on first
 // need. Its shape is written here rather than imported, so the main bundle's modules have no
 // import (not even a type) into the chunk, which imports them.
 import type { FunctionComponent } from "preact";
@@ -6,7 +6,6 @@ import type { Message } from "./api/types";
 import { signal } from "./state/signal";
 
 type Extras = {
-  EmailCollect: FunctionComponent;
   PreChatForm: FunctionComponent;
   Prompt: FunctionComponent<{ message: Message }>;
 };

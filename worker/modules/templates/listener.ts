@@ -20,15 +20,6 @@ const RECENT_REPLY = 300;
 const WAYS_TO_REACH_YOU = "Give the team a way to reach you.";
 const EMAIL_INPUT = "Get notified by email";
 
-/**
- * The widget still draws its own greeting card, away notice and email form from the inbox's
- * settings (widget/src/app: MessageList, Notices, EmailCollect), and does not yet render an
- * `input_email` message. Until it drops those and renders the messages (docs/public-api.md
- * lists their shapes), website inboxes get no server template messages, so a visitor never sees
- * both; API inboxes (webhooks, the agents, any client) get them now. Flip this with that change.
- */
-export const WIDGET_SHOWS_OWN_CARDS = true;
-
 type Template = {
   key: string;
   content: string;
@@ -56,19 +47,18 @@ export function localDay(inbox: InboxRow, t: number) {
  * inbox say by itself, in Chatwoot's order: the out-of-office message, the greeting, the email
  * request. Each rule is read again from D1 here, and each message carries an idempotency key
  * (per conversation; the out-of-office one per local day, as Chatwoot's "no template today"),
- * so a queue redelivery or two racing messages send nothing twice.
+ * so a queue redelivery or two racing messages send nothing twice. Every inbox kind gets them,
+ * the widget's included: it shows them as messages (the email request as an `input_email`
+ * field) and draws no cards of its own, so API clients, webhooks and agents see what the
+ * visitor sees.
  */
 export async function templatesFor(
   db: ConversationScope["deps"]["db"],
   inbox: InboxRow,
   conversation: ConversationRow,
   at: number,
-  widgetShowsCards = WIDGET_SHOWS_OWN_CARDS,
 ): Promise<Template[]> {
   const out: Template[] = [];
-  if (widgetShowsCards && inbox.channelType === "Channel::WebWidget") {
-    return out;
-  }
   if (inbox.workingHoursEnabled && inbox.outOfOfficeMessage?.trim() && !openAt(inbox, at)) {
     const day = localDay(inbox, at);
     const quiet =

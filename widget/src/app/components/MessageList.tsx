@@ -2,8 +2,6 @@ import { INCOMING, type Message } from "../api/types";
 import { locale, t } from "../i18n";
 import { loadOlder } from "../state/chat";
 import { agentLastSeenAt, hasOlder, messages, pending } from "../state/conversation";
-import { settings } from "../state/ui";
-import { Avatar } from "./Avatar";
 import { MessageBubble } from "./MessageBubble";
 import { PendingBubble } from "./PendingBubble";
 import { TypingIndicator } from "./TypingIndicator";
@@ -60,8 +58,6 @@ const onScroll = () => {
 export function MessageList() {
   const list = messages.value;
   const queue = pending.value;
-  const s = settings.value;
-  const greeting = s?.greeting_enabled && s.greeting_message;
   let lastOwn = -1;
   list.forEach((m, i) => {
     if (m.message_type === INCOMING) {
@@ -83,14 +79,6 @@ export function MessageList() {
         )}
         <div role="log" aria-live="polite" aria-label={t("messages")}>
           <ol class="pw-log">
-            {/* The welcome card: who answers here, and their greeting. */}
-            {greeting && (
-              <li class="pw-card" dir="auto">
-                <Avatar name={s.name} />
-                <b>{s.name}</b>
-                <p>{greeting}</p>
-              </li>
-            )}
             {list.map((m, i) => [
               day(m) !== day(list[i - 1]) && (
                 <li key={day(m)} class="pw-activity">

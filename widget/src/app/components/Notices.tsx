@@ -1,19 +1,16 @@
 import { t } from "../i18n";
-import { isWithinWorkingHours } from "../lib/hours";
-import { connection, online, settings } from "../state/ui";
+import { connection, online } from "../state/ui";
 
-/** Away (outside working hours) and connection notices above the conversation. */
+/**
+ * The connection notice above the conversation. The inbox's greeting, out-of-office message and
+ * email request are the server's template messages (modules/templates), shown in the log.
+ */
 export function Notices() {
-  const s = settings.value;
-  const away = s && !isWithinWorkingHours(s);
   const offline = !online.value;
   const reconnecting = !offline && ["reconnecting", "polling"].includes(connection.value);
   return (
-    <>
-      {away && <p class="pw-notice">{s.out_of_office_message || t("away")}</p>}
-      <p class="pw-notice pw-net" role="status" hidden={!offline && !reconnecting}>
-        {offline ? t("offline") : reconnecting ? t("reconnecting") : ""}
-      </p>
-    </>
+    <p class="pw-notice pw-net" role="status" hidden={!offline && !reconnecting}>
+      {offline ? t("offline") : reconnecting ? t("reconnecting") : ""}
+    </p>
   );
 }

@@ -21,8 +21,6 @@ export function requestFocus() {
 
 /** The help-center home (a lazy chunk, loaded only for an inbox with a portal); wraps the chat. */
 export const helpHome = signal<FunctionComponent | null>(null);
-/** "Not now" on the email card hides it for the rest of the visit. */
-export const emailDismissed = signal(false);
 
 /** The visitor went back to the help center's articles from a conversation. */
 export const browsingHelp = signal(false);
