@@ -47,6 +47,11 @@ export const conversations = sqliteTable(
     additionalAttributes: jsonObject("additional_attributes"),
     customAttributes: jsonObject("custom_attributes"),
     agentLastSeenAt: integer("agent_last_seen_at"),
+    /**
+     * The newest message seq when the agents last read (null: a mark without one, read by time).
+     * Clocks are whole seconds: a message stored in the second of a read is told apart by seq.
+     */
+    agentLastSeenSeq: integer("agent_last_seen_seq"),
     assigneeLastSeenAt: integer("assignee_last_seen_at"),
     contactLastSeenAt: integer("contact_last_seen_at"),
     firstReplyCreatedAt: integer("first_reply_created_at"),

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import type {
@@ -21,6 +21,7 @@ import {
   users,
 } from "../../db/schema";
 import type { AgentRow } from "../agents/queries";
+import { unseenByAgents } from "../messages/queries";
 
 const ACTIVITY = 2;
 const INCOMING = 0;
@@ -145,7 +146,7 @@ export async function loadRelated(
         and(
           inArray(messages.conversationId, ids),
           eq(messages.messageType, INCOMING),
-          gt(messages.createdAt, sql`coalesce(${conversations.agentLastSeenAt}, 0)`),
+          unseenByAgents,
         ),
       )
       .groupBy(messages.conversationId),

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import type { SQLiteInsertValue } from "drizzle-orm/sqlite-core";
+import type { SQLiteInsertValue, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import {
   accountUsers,
@@ -15,6 +15,8 @@ import {
 import type { Viewer } from "./policy";
 
 export type NewConversation = typeof conversations.$inferInsert;
+/** An update's values: each column's value, or SQL computed in the statement. */
+export type ConversationValues = SQLiteUpdateSetSource<typeof conversations>;
 
 export const findByDisplayId = (db: Db, accountId: number, displayId: number) =>
   db
@@ -123,7 +125,7 @@ export const insertConversation = (
 export const conversationIdByUuid = (db: Db, uuid: string) =>
   sql`(${db.select({ id: conversations.id }).from(conversations).where(eq(conversations.uuid, uuid))})`;
 
-export const updateConversationRow = (db: Db, id: number, values: Partial<NewConversation>) =>
+export const updateConversationRow = (db: Db, id: number, values: ConversationValues) =>
   db.update(conversations).set(values).where(eq(conversations.id, id)).returning();
 
 /** The same update, only while the row still matches `guard` (a timed change that may race). */
@@ -237,14 +239,12 @@ export function replaceLabels(db: Db, conversationId: number, titles: string[]) 
   return [clear, ...inserts] as const;
 }
 
-/** When the conversation's latest incoming message arrived (null when none has). */
-export async function lastIncomingAt(db: Db, conversationId: number): Promise<number | null> {
-  const row = await db
-    .select({ at: messages.createdAt })
+/** The conversation's latest incoming message: when it arrived and its seq (null when none). */
+export const lastIncoming = (db: Db, conversationId: number) =>
+  db
+    .select({ at: messages.createdAt, seq: messages.seq })
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), eq(messages.messageType, 0)))
     .orderBy(desc(messages.seq))
     .limit(1)
     .get();
-  return row?.at ?? null;
-}

@@ -4,6 +4,7 @@ import { commit } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
 import { assertMergedWithinBounds } from "../../lib/json-bounds";
 import { type AgentRow, findAgent } from "../agents/queries";
+import { newestSeq } from "../messages/queries";
 import { teamIdsOfUser } from "../teams/queries";
 import type { ConversationScope } from "./access";
 import { assigneeActivity, labelActivity, statusActivity, teamActivity } from "./activity";
@@ -11,8 +12,9 @@ import { changedAttributes, changeEvents, firstRow } from "./events";
 import { conversationHooks } from "./hooks";
 import { callerUserId } from "./policy";
 import {
+  type ConversationValues,
   labelsOf,
-  lastIncomingAt,
+  lastIncoming,
   type NewConversation,
   replaceLabels,
   updateConversationIf,
@@ -212,9 +214,15 @@ export const mute = (scope: ConversationScope, row: ConversationRow) =>
 export const unmute = (scope: ConversationScope, row: ConversationRow) =>
   save(scope, row, { muted: false });
 
-/** Marks the conversation seen by agents, and by its assignee when that is the caller. */
+/**
+ * Marks the conversation seen by agents, and by its assignee when that is the caller: up to the
+ * newest message stored when the update runs (its seq, read in the statement itself).
+ */
 export async function markSeen(scope: ConversationScope, row: ConversationRow, at: number | null) {
-  const values: Partial<NewConversation> = { agentLastSeenAt: at };
+  const values: ConversationValues = {
+    agentLastSeenAt: at,
+    agentLastSeenSeq: at === null ? null : newestSeq(row.id),
+  };
   const userId = callerUserId(scope.actor);
   if (userId !== null && userId === row.assigneeId) {
     values.assigneeLastSeenAt = at;
@@ -242,8 +250,11 @@ export const markRead = (scope: ConversationScope, row: ConversationRow) =>
  * so it counts as unread again; with no incoming message, nothing was seen.
  */
 export async function markUnread(scope: ConversationScope, row: ConversationRow) {
-  const last = await lastIncomingAt(scope.deps.db, row.id);
-  const values: Partial<NewConversation> = { agentLastSeenAt: last === null ? null : last - 1 };
+  const last = await lastIncoming(scope.deps.db, row.id);
+  const values: Partial<NewConversation> = {
+    agentLastSeenAt: last ? last.at - 1 : null,
+    agentLastSeenSeq: last ? last.seq - 1 : null,
+  };
   // Chatwoot resets the assignee's mark too, whoever asks.
   values.assigneeLastSeenAt = values.agentLastSeenAt;
   await updateConversationRow(scope.deps.db, row.id, values);

@@ -170,27 +170,38 @@ export const findMessage = (db: Db, conversationId: number, id: number) =>
 
 export type CounterInput = {
   id: number;
-  agentLastSeenAt: number | null;
   contactInboxId: number | null;
 };
 
 /**
+ * Whether a message (joined with its conversation) came after the agents last read: by seq once
+ * a read recorded one, so a message stored in the second of the read is still unread (clocks are
+ * whole seconds); by time for a mark without one (Chatwoot's `unread`, older rows).
+ */
+export const unseenByAgents = sql`CASE WHEN ${conversations.agentLastSeenSeq} IS NULL
+  THEN ${messages.createdAt} > coalesce(${conversations.agentLastSeenAt}, 0)
+  ELSE ${messages.seq} > ${conversations.agentLastSeenSeq} END`;
+
+/** The newest seq stored in a conversation (0 when none), read inside the statement using it. */
+export const newestSeq = (conversationId: number) =>
+  sql<number>`(SELECT coalesce(max(${messages.seq}), 0) FROM ${messages} WHERE ${messages.conversationId} = ${conversationId})`;
+
+/**
  * Chatwoot's unread_count (incoming messages the agents have not seen) and the conversation's
  * contact_inbox source_id: two statements, for a batch of the caller's (the room adds them to a
- * message's own write).
+ * message's own write). The read mark is the stored one, not the caller's copy of the row.
  */
 export const counterStatements = (db: Db, conversation: CounterInput) =>
   [
     db
       .select({ n: count() })
       .from(messages)
+      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
       .where(
         and(
           eq(messages.conversationId, conversation.id),
           eq(messages.messageType, 0),
-          conversation.agentLastSeenAt === null
-            ? undefined
-            : gt(messages.createdAt, conversation.agentLastSeenAt),
+          unseenByAgents,
         ),
       ),
     db
