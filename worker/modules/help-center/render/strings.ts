@@ -1,38 +1,15 @@
 /**
- * The help center's own words (not the portal's content) in each language a portal may offer;
- * at least the widget's (en, fr, es, ar), plus German. A locale without its own set reads its
- * base language's (`pt_BR` → `pt`), else English.
+ * The help center's own words (not the portal's content) in each language a portal may offer:
+ * the widget's (en, fr, es, ar), German, and the other languages Chatwoot's help center is most
+ * used in (strings.more.ts, strings.east.ts). A locale without its own set reads its base
+ * language's (`pt-PT` → `pt`, `zh` → `zh_CN`), else English.
  */
-export type Strings = {
-  search: string;
-  searchButton: string;
-  categories: string;
-  popular: string;
-  articles: (n: number) => string;
-  noArticles: string;
-  home: string;
-  results: (n: number, query: string) => string;
-  noMatch: (query: string) => string;
-  notFound: string;
-  notFoundText: string;
-  backHome: string;
-  updated: string;
-  related: string;
-  contents: string;
-  language: string;
-  /** "Was this helpful?" under an article (render/feedback.ts). */
-  helpful: string;
-  yes: string;
-  no: string;
-  thanks: string;
-  addMore: string;
-  whatMissing: string;
-  send: string;
-  sent: string;
-  tooMany: string;
-  notSaved: string;
-  backToArticle: string;
-};
+
+import { ja, ko, zh_CN, zh_TW } from "./strings.east";
+import { it, nl, pt, pt_BR, ru } from "./strings.more";
+import type { Strings } from "./strings.types";
+
+export type { Strings };
 
 const en: Strings = {
   search: "Search articles",
@@ -185,11 +162,31 @@ const de: Strings = {
   backToArticle: "Zurück zum Artikel",
 };
 
-const SETS: Record<string, Strings> = { en, fr, es, ar, de };
+const SETS: Record<string, Strings> = {
+  en,
+  fr,
+  es,
+  ar,
+  de,
+  pt,
+  pt_BR,
+  it,
+  nl,
+  ru,
+  ja,
+  zh_CN,
+  zh_TW,
+  ko,
+  zh: zh_CN,
+};
+
+/** The locales with a set of their own (Chatwoot's codes: `pt_BR`, `zh_CN`). */
+export const HELP_CENTER_LOCALES = Object.keys(SETS).filter((k) => k !== "zh");
 
 export function stringsFor(locale: string): Strings {
-  const base = locale.toLowerCase().split(/[-_]/)[0] ?? "en";
-  return SETS[locale] ?? SETS[base] ?? en;
+  const [base = "en", region] = locale.split(/[-_]/);
+  const code = region ? `${base.toLowerCase()}_${region.toUpperCase()}` : base.toLowerCase();
+  return SETS[code] ?? SETS[base.toLowerCase()] ?? en;
 }
 
 /** Right-to-left scripts, for the page's `dir`. */
