@@ -33,15 +33,27 @@ function fakeIframes() {
   }) as typeof document.createElement);
 }
 
+/** The loader builds nothing while the page loads: it is up once it says parley:ready. */
 async function boot() {
   vi.resetModules();
+  const up = new Promise((resolve) => addEventListener("parley:ready", resolve, { once: true }));
   await import("../../widget/src/loader/index");
+  await up;
   const root = document.querySelector("parley-widget")?.shadowRoot as ShadowRoot;
   return {
     sdk: w.$parley as Sdk,
     root,
     button: root.querySelector("button") as HTMLButtonElement,
     frame: () => root.querySelector("fake-iframe") as FakeFrame | null,
+    /** The chat's frame, once created (in a task after the click or call that asked for it). */
+    loaded: () =>
+      vi.waitFor(() => {
+        const frame = root.querySelector("fake-iframe");
+        if (!frame) {
+          throw new Error("no chat frame yet");
+        }
+        return frame as FakeFrame;
+      }),
   };
 }
 
@@ -79,6 +91,9 @@ describe("the loader", () => {
     const opened = vi.fn();
     sdk.on("open", opened);
     button.dispatchEvent(new Event("pointerenter"));
+    // Loaded in a task of its own, not inside the host page's input event.
+    expect(frame()).toBeNull();
+    await vi.waitFor(() => expect(frame()).not.toBeNull());
     const iframe = frame() as FakeFrame;
     expect(iframe.style.display).toBe("none");
     const src = new URL(iframe.src);
@@ -89,7 +104,8 @@ describe("the loader", () => {
       lang: expect.any(String),
     });
     button.click();
-    expect(iframe.style.display).toBe("block");
+    // Shown in the next frame, apart from the click.
+    await vi.waitFor(() => expect(iframe.style.display).toBe("block"));
     expect(button.getAttribute("aria-expanded")).toBe("true");
     expect(button.getAttribute("aria-label")).toBe("Close chat");
     expect(opened).toHaveBeenCalledOnce();
@@ -100,11 +116,11 @@ describe("the loader", () => {
     const closed = vi.fn();
     sdk.on("close", closed);
     button.click();
-    expect((frame() as FakeFrame).style.display).toBe("block");
+    await vi.waitFor(() => expect((frame() as FakeFrame).style.display).toBe("block"));
     button.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
     expect(closed).not.toHaveBeenCalled();
     button.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
-    expect((frame() as FakeFrame).style.display).toBe("none");
+    await vi.waitFor(() => expect((frame() as FakeFrame).style.display).toBe("none"));
     expect(button.getAttribute("aria-expanded")).toBe("false");
     expect(closed).toHaveBeenCalledOnce();
   });
@@ -112,10 +128,10 @@ describe("the loader", () => {
   it("previews a reply beside the closed launcher: opens on click, dismissible, title cue opt-in", async () => {
     w.parleySettings = { inbox: "inbox-1", baseUrl: `${PARLEY}/`, titleCue: true };
     document.title = "Shop";
-    const { sdk, root, frame } = await boot();
+    const { sdk, root, frame, loaded } = await boot();
     sdk.open();
     sdk.close();
-    const source = (frame() as FakeFrame).contentWindow;
+    const source = (await loaded()).contentWindow;
     const reply = (content: string, message_type = 1) =>
       fromFrame(
         envelope({
@@ -162,7 +178,7 @@ describe("the loader", () => {
       text.slice(0, -1),
     );
     preview?.click();
-    expect((frame() as FakeFrame).style.display).toBe("block");
+    await vi.waitFor(() => expect((frame() as FakeFrame).style.display).toBe("block"));
     expect(buttons()).toHaveLength(1);
     // Open: no preview.
     reply("while open");
@@ -172,10 +188,10 @@ describe("the loader", () => {
 
   it("leaves the tab's title alone by default", async () => {
     document.title = "Shop";
-    const { sdk, frame } = await boot();
+    const { sdk, loaded } = await boot();
     sdk.open();
     sdk.close();
-    const source = (frame() as FakeFrame).contentWindow;
+    const source = (await loaded()).contentWindow;
     fromFrame(
       envelope({
         type: "message",
@@ -187,11 +203,12 @@ describe("the loader", () => {
   });
 
   it("hears only its own frame at the Parley origin", async () => {
-    const { sdk, button, frame } = await boot();
+    const { sdk, button, loaded } = await boot();
     sdk.open();
-    const source = (frame() as FakeFrame).contentWindow;
+    const source = (await loaded()).contentWindow;
     const unread = envelope({ type: "unread", payload: { count: 3 } });
     sdk.close();
+    await vi.waitFor(() => expect(button.getAttribute("aria-expanded")).toBe("false"));
     fromFrame(unread, source, "https://evil.example");
     fromFrame(unread, window);
     fromFrame({ ...unread, v: 9 }, source);
@@ -202,10 +219,10 @@ describe("the loader", () => {
 
   it("posts only to the Parley origin, and holds SDK calls until the chat is ready", async () => {
     localStorage.setItem("parley:inbox-1", JSON.stringify({ s: { session: { sourceId: "s1" } } }));
-    const { sdk, frame } = await boot();
+    const { sdk, loaded } = await boot();
     sdk.setUser("42", { name: "Ann" });
     sdk.open();
-    const target = (frame() as FakeFrame).contentWindow;
+    const target = (await loaded()).contentWindow;
     const post = target.postMessage;
     expect(post).not.toHaveBeenCalled();
     fromFrame(envelope({ type: "ready", payload: {} }), target);
@@ -221,9 +238,9 @@ describe("the loader", () => {
 
   it("tells the chat each open and close with the page's address (webwidget.triggered's referer)", async () => {
     history.replaceState(null, "", "/pricing?plan=pro");
-    const { sdk, frame } = await boot();
+    const { sdk, loaded } = await boot();
     sdk.open();
-    const target = (frame() as FakeFrame).contentWindow;
+    const target = (await loaded()).contentWindow;
     fromFrame(envelope({ type: "ready", payload: {} }), target);
     sdk.close();
     sdk.open();
@@ -241,9 +258,9 @@ describe("the loader", () => {
   });
 
   it("keeps the chat's data in the host page's storage, and reset() wipes it", async () => {
-    const { sdk, frame } = await boot();
+    const { sdk, loaded } = await boot();
     sdk.open();
-    const source = (frame() as FakeFrame).contentWindow;
+    const source = (await loaded()).contentWindow;
     fromFrame(
       envelope({ type: "store", payload: { name: "session", value: { sourceId: "s2" } } }),
       source,
@@ -263,6 +280,8 @@ describe("the loader", () => {
     const first = w.$parley;
     vi.resetModules();
     await import("../../widget/src/loader/index");
+    // Its own boot waits for an idle period too.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(w.$parley).toBe(first);
     expect(document.querySelectorAll("parley-widget")).toHaveLength(1);
   });

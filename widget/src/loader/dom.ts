@@ -30,7 +30,7 @@ export function icon(d: string): SVGSVGElement {
     "aria-hidden": true,
   };
   for (const [k, v] of Object.entries(attributes)) {
-    svg.setAttribute(k, String(v));
+    svg.setAttribute(k, v as string);
   }
   path.setAttribute("d", d);
   svg.appendChild(path);

@@ -1,6 +1,7 @@
 import { el, FIXED } from "./dom";
 
-export type Frame = { iframe: HTMLIFrameElement; show(open: boolean): void; isMobile(): boolean };
+/** `show` answers whether the open chat covers the whole screen (a phone). */
+export type Frame = { iframe: HTMLIFrameElement; show(open: boolean): boolean };
 
 /** Below this width the chat takes the whole screen. */
 const MOBILE = "(max-width: 520px)";
@@ -12,7 +13,9 @@ export function createFrame(
   title: string,
   side: "left" | "right",
 ): Frame {
-  const iframe = el("iframe", "", root);
+  // Complete before it is inserted: an iframe inserted without its src first commits an
+  // about:blank document of its own on the host's main thread, then navigates again.
+  const iframe = el("iframe", "");
   iframe.title = title;
   iframe.src = src;
   const media = matchMedia(MOBILE);
@@ -27,12 +30,13 @@ export function createFrame(
   };
   media.addEventListener?.("change", layout);
   layout();
+  root.appendChild(iframe);
   return {
     iframe,
     show(value) {
       open = value;
       layout();
+      return open && media.matches;
     },
-    isMobile: () => media.matches,
   };
 }

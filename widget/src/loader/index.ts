@@ -32,6 +32,13 @@ type HostWindow = Window & { $parley?: unknown; parleySettings?: ParleySettings 
 const w = window as HostWindow;
 const script = document.currentScript as HTMLScriptElement | null;
 
+/**
+ * `fn` once the main thread is idle, at most 2 s from now. Safari has no requestIdleCallback:
+ * there setTimeout reads the options as a delay of NaN, so 0 (a byte-cheap fallback).
+ */
+const idle = (fn: () => unknown) =>
+  (w.requestIdleCallback ?? (setTimeout as typeof requestIdleCallback))(fn, { timeout: 2000 });
+
 function start(settings: ParleySettings, inbox: string) {
   const base = (settings.baseUrl ?? new URL(".", script?.src ?? location.href).href).replace(
     /\/+$/,
@@ -101,6 +108,13 @@ function start(settings: ParleySettings, inbox: string) {
     frame = createFrame(root, `${base}/frame#${params}`, labelsFor(locale ?? lang).title, side);
   }
 
+  /** Loads the chat in a task of its own, never inside the host page's input event; then `next`. */
+  const preload = (next?: () => void) =>
+    setTimeout(() => {
+      load();
+      next?.();
+    });
+
   function onEvent(event: AppEvent) {
     if (event.type === "ready") {
       ready = true;
@@ -137,22 +151,27 @@ function start(settings: ParleySettings, inbox: string) {
     if (open === isOpen) {
       return;
     }
-    load();
     isOpen = open;
-    const f = frame as Frame;
-    const hadFocus = root.activeElement === f.iframe;
-    f.show(open);
-    const modal = open && f.isMobile();
-    launcher.setOpen(open, modal);
-    // Full screen on a phone, the page behind the chat does not scroll.
-    document.documentElement.style.overflow = modal ? "hidden" : "";
+    const hadFocus = root.activeElement === frame?.iframe;
+    // The host's click only takes note: the frame is created in a task of its own, then panel
+    // and launcher change together in the next frame (focus() there lays out what that frame
+    // lays out anyway). Each step stays short on a slow phone too.
+    preload(() =>
+      requestAnimationFrame(() => {
+        const f = frame as Frame;
+        const modal = f.show(isOpen);
+        launcher.setOpen(isOpen, modal);
+        // Full screen on a phone, the page behind the chat does not scroll.
+        document.documentElement.style.overflow = modal ? "hidden" : "";
+        if (isOpen) {
+          f.iframe.focus();
+        } else if (hadFocus) {
+          launcher.button.focus();
+        }
+      }),
+    );
     if (ready) {
       postState();
-    }
-    if (open) {
-      f.iframe.focus();
-    } else if (hadFocus) {
-      launcher.button.focus();
     }
     emit(open ? "open" : "close");
   }
@@ -190,7 +209,7 @@ function start(settings: ParleySettings, inbox: string) {
   // Escape closes the chat from the launcher too, not only from inside the frame.
   launcher.button.addEventListener("keydown", (e) => e.key === "Escape" && setOpen(false));
   for (const intent of ["pointerenter", "focus", "touchstart"]) {
-    launcher.button.addEventListener(intent, load, { passive: true });
+    launcher.button.addEventListener(intent, () => preload(), { passive: true });
   }
 
   w.$parley = {
@@ -219,7 +238,7 @@ function start(settings: ParleySettings, inbox: string) {
       listeners[name].add(fn);
       if (name === "ready" && mounted) {
         // Late subscribers still hear about a loader that is already up.
-        queueMicrotask(() => fn());
+        queueMicrotask(fn as () => void);
       }
     },
     off: (name: SdkEvent, fn: Listener) => listeners[name]?.delete(fn),
@@ -231,23 +250,26 @@ function start(settings: ParleySettings, inbox: string) {
     emit("ready");
     if (stored.a) {
       // A conversation is going on: bring the chat up (hidden) when the page is idle.
-      (w.requestIdleCallback ?? setTimeout)(load);
+      idle(load);
     }
     dispatchEvent(new CustomEvent("parley:ready"));
   };
-  if (document.body) {
-    mount();
-  } else {
-    addEventListener("DOMContentLoaded", mount);
-  }
+  // Inserted (styled, laid out, painted) in an idle period of its own, apart from the storage
+  // read and the building above.
+  idle(mount);
 }
 
 const settings = w.parleySettings ?? {};
 const inbox = settings.inbox ?? script?.dataset.inbox;
-if (w.$parley) {
-  // Loaded twice (two tags, a SPA re-inserting it): the first one stays in charge.
-} else if (inbox) {
-  start(settings, inbox);
-} else {
+// Nothing runs while the host page loads: the launcher is built once the page has loaded and
+// its main thread is idle (at most 2 s later), so the widget never competes with the page's
+// own first paint or input (issue 24: no host long task under 4× CPU throttling).
+// Loaded twice (two tags, a SPA re-inserting it): the first one stays in charge.
+const boot = () => idle(() => w.$parley || start(settings, inbox as string));
+if (!inbox) {
   console.warn("Parley: no data-inbox");
+} else if (document.readyState === "complete") {
+  boot();
+} else {
+  addEventListener("load", boot);
 }

@@ -18,7 +18,7 @@ export type LauncherLabels = { open: string; close: string; unread: string };
 export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launcher {
   const button = el(
     "button",
-    `${FIXED}bottom:20px;${side}:20px;width:56px;height:56px;padding:0;border:0;border-radius:50%;cursor:pointer;display:flex;align-items:center;justify-content:center;box-shadow:0 4px 16px #0004`,
+    `${FIXED}bottom:20px;${side}:20px;width:56px;height:56px;padding:0;border:0;border-radius:50%;cursor:pointer;display:grid;place-items:center;box-shadow:0 4px 16px #0004`,
     root,
   );
   button.type = "button";
@@ -27,10 +27,9 @@ export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launch
   button.append(chat, close);
   const badge = el(
     "span",
-    "position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;padding:0 5px;box-sizing:border-box;border-radius:10px;background:#c5162e;color:#fff;font:600 12px/20px system-ui,sans-serif;text-align:center;display:none",
+    "position:absolute;top:-4px;right:-4px;min-width:10px;height:20px;padding:0 5px;border-radius:10px;background:#c5162e;color:#fff;font:600 12px/20px system-ui;text-align:center;display:none",
     button,
   );
-  badge.setAttribute("aria-hidden", "true");
 
   let open = false;
   let unread = 0;
@@ -38,7 +37,7 @@ export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launch
   const update = () => {
     chat.style.display = open ? "none" : "";
     close.style.display = open ? "" : "none";
-    button.setAttribute("aria-expanded", String(open));
+    button.setAttribute("aria-expanded", `${open}`);
     button.setAttribute(
       "aria-label",
       open ? labels.close : unread ? `${labels.open} (${unread} ${labels.unread})` : labels.open,
@@ -49,12 +48,12 @@ export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launch
     button,
     setOpen(value, hide) {
       open = value;
-      button.style.display = hide ? "none" : "flex";
+      button.style.display = hide ? "none" : "grid";
       update();
     },
     setUnread(count) {
       unread = count;
-      badge.textContent = count > 9 ? "9+" : String(count);
+      badge.textContent = count > 9 ? "9+" : `${count}`;
       badge.style.display = count > 0 ? "" : "none";
       update();
     },
