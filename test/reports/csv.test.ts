@@ -101,13 +101,15 @@ describe("summary CSV", () => {
       avg_resolution_time: 90.5,
       avg_first_response_time: null,
       avg_reply_time: 30,
+      csat_responses_count: 3,
+      csat_satisfaction_score: 66.67,
     };
     expect(await text(summaryCsv([row]))).toBe(
-      "id,name,conversations_count,resolved_conversations_count,avg_resolution_time,avg_first_response_time,avg_reply_time\r\n" +
-        "7,\"'=cmd|' /C calc'!A0\",2,1,90.5,,30\r\n",
+      "id,name,conversations_count,resolved_conversations_count,avg_resolution_time,avg_first_response_time,avg_reply_time,csat_responses_count,csat_satisfaction_score\r\n" +
+        "7,\"'=cmd|' /C calc'!A0\",2,1,90.5,,30,3,66.67\r\n",
     );
     expect(await text(summaryCsv([]))).toBe(
-      "id,name,conversations_count,resolved_conversations_count,avg_resolution_time,avg_first_response_time,avg_reply_time\r\n",
+      "id,name,conversations_count,resolved_conversations_count,avg_resolution_time,avg_first_response_time,avg_reply_time,csat_responses_count,csat_satisfaction_score\r\n",
     );
   });
 });

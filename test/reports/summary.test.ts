@@ -211,6 +211,8 @@ describe("GET /api/v2/accounts/{account_id}/summary_reports/agent (E17)", () => 
       avg_resolution_time: 2000,
       avg_first_response_time: (65 * H + 700) / 2,
       avg_reply_time: null,
+      csat_responses_count: 0,
+      csat_satisfaction_score: null,
     });
     // Y: assigned C1 by reassignment; resolved C1 twice (67 h, 68 h); replies 3000 s and 1200 s.
     expect(row(res.body, w.y.id)).toEqual({
@@ -220,6 +222,8 @@ describe("GET /api/v2/accounts/{account_id}/summary_reports/agent (E17)", () => 
       avg_resolution_time: (67 * H + 68 * H) / 2,
       avg_first_response_time: null,
       avg_reply_time: 2100,
+      csat_responses_count: 0,
+      csat_satisfaction_score: null,
     });
     expect(row(res.body, w.admin.id)).toEqual({
       id: w.admin.id,
@@ -228,6 +232,8 @@ describe("GET /api/v2/accounts/{account_id}/summary_reports/agent (E17)", () => 
       avg_resolution_time: null,
       avg_first_response_time: null,
       avg_reply_time: null,
+      csat_responses_count: 0,
+      csat_satisfaction_score: null,
     });
   });
 
@@ -242,6 +248,8 @@ describe("GET /api/v2/accounts/{account_id}/summary_reports/agent (E17)", () => 
       resolved_conversations_count: 2,
       avg_resolution_time: (4 * H + 5 * H) / 2,
       avg_reply_time: 2100,
+      csat_responses_count: 0,
+      csat_satisfaction_score: null,
     });
   });
 
@@ -255,6 +263,8 @@ describe("GET /api/v2/accounts/{account_id}/summary_reports/agent (E17)", () => 
       avg_resolution_time: 67 * H,
       avg_first_response_time: null,
       avg_reply_time: 1200,
+      csat_responses_count: 0,
+      csat_satisfaction_score: null,
     });
     expect(row(res.body, w.x.id).resolved_conversations_count).toBe(0);
   });
@@ -272,6 +282,8 @@ describe("GET /api/v2/accounts/{account_id}/summary_reports/agent (E17)", () => 
       avg_resolution_time: 67 * H,
       avg_first_response_time: null,
       avg_reply_time: 2100,
+      csat_responses_count: 0,
+      csat_satisfaction_score: null,
     });
     expect(row(res.body, w.x.id)).toMatchObject({
       avg_first_response_time: 65 * H,
@@ -308,6 +320,8 @@ describe("GET /api/v2/accounts/{account_id}/summary_reports/agent (E17)", () => 
         avg_resolution_time: avg("conversation_resolved"),
         avg_first_response_time: avg("first_response"),
         avg_reply_time: avg("reply_time"),
+        csat_responses_count: 0,
+        csat_satisfaction_score: null,
       });
     }
   });
@@ -340,6 +354,8 @@ describe("GET /api/v2/accounts/{account_id}/summary_reports/team (E18)", () => {
         avg_resolution_time: null,
         avg_first_response_time: 65 * H,
         avg_reply_time: null,
+        csat_responses_count: 0,
+        csat_satisfaction_score: null,
       },
       {
         id: w.t2.id,
@@ -348,6 +364,8 @@ describe("GET /api/v2/accounts/{account_id}/summary_reports/team (E18)", () => {
         avg_resolution_time: (67 * H + 68 * H) / 2,
         avg_first_response_time: null,
         avg_reply_time: 2100,
+        csat_responses_count: 0,
+        csat_satisfaction_score: null,
       },
     ]);
   });
@@ -372,6 +390,8 @@ describe("inbox and label summaries", () => {
       resolved_conversations_count: 2,
       avg_resolution_time: (67 * H + 68 * H) / 2,
       avg_reply_time: 2100,
+      csat_responses_count: 0,
+      csat_satisfaction_score: null,
     });
   });
 });
@@ -475,11 +495,11 @@ describe("CSV downloads", () => {
     expect(res.headers.get("content-type")).toContain("text/csv");
     const lines = String(res.body).trimEnd().split("\r\n");
     expect(lines[0]).toBe(
-      "id,name,conversations_count,resolved_conversations_count,avg_resolution_time,avg_first_response_time,avg_reply_time",
+      "id,name,conversations_count,resolved_conversations_count,avg_resolution_time,avg_first_response_time,avg_reply_time,csat_responses_count,csat_satisfaction_score",
     );
     expect(lines).toHaveLength(4);
     const y = lines.find((l) => l.startsWith(`${w.y.id},`));
-    expect(y?.split(",").slice(2)).toEqual(["1", "2", String(67.5 * H), "", "2100"]);
+    expect(y?.split(",").slice(2)).toEqual(["1", "2", String(67.5 * H), "", "2100", "0", ""]);
     const accept = await api(path("summary_reports/team"), {
       token,
       headers: { accept: "text/csv" },

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, jsonObject, updatedAt } from "./_common";
 import { accounts } from "./accounts";
@@ -46,6 +47,12 @@ export const messages = sqliteTable(
     index("messages_account_created").on(t.accountId, t.createdAt),
     // unread_count: a conversation's incoming messages after a time, without reading the rest.
     index("messages_conversation_type_created").on(t.conversationId, t.messageType, t.createdAt),
+    // CSAT metrics count the surveys sent (with or without a range) from these rows only: a
+    // partial index holds just the input_csat messages, so a count never walks the account's
+    // messages and costs other messages' writes nothing.
+    index("messages_account_csat_created")
+      .on(t.accountId, t.createdAt)
+      .where(sql`content_type = 'input_csat'`),
   ],
 );
 

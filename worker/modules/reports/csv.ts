@@ -9,6 +9,8 @@ const COLUMNS = [
   "avg_resolution_time",
   "avg_first_response_time",
   "avg_reply_time",
+  "csat_responses_count",
+  "csat_satisfaction_score",
 ] as const;
 
 /** The summary as CSV (header row, CRLF line ends), streamed one row at a time. */

@@ -22,6 +22,17 @@ const businessHours = z
 /** E17/E18 and the inbox/label siblings: range (either bound missing: all time) and hours. */
 export const SummaryQuery = z.object({ since, until, business_hours: businessHours });
 
+/** Satisfaction (CSAT answers) of a summary row or a range's totals; docs/reports.md. */
+const satisfactionShape = {
+  csat_responses_count: z.number().int().openapi({
+    description:
+      "CSAT survey answers given in the range (by the agent and team the survey was sent for)",
+  }),
+  csat_satisfaction_score: z.number().nullable().openapi({
+    description: "Percent of those answers rated 4 or 5 (two decimals); null: no answers",
+  }),
+};
+
 export const SummaryRowSchema = z
   .object({
     id: z.number().int(),
@@ -30,6 +41,7 @@ export const SummaryRowSchema = z
     avg_resolution_time: z.number().nullable().openapi({ description: "Seconds; null: no data" }),
     avg_first_response_time: z.number().nullable(),
     avg_reply_time: z.number().nullable(),
+    ...satisfactionShape,
   })
   .openapi("SummaryReportRow");
 
@@ -96,6 +108,7 @@ const totalsShape = {
   resolutions_count: z.number().int(),
   bot_resolutions_count: z.number().int(),
   bot_handoffs_count: z.number().int(),
+  ...satisfactionShape,
 };
 
 export const TotalsSchema = z

@@ -9,9 +9,17 @@ import {
   MAX_UNION,
   type Totals,
 } from "./queries";
+import { type CsatDimension, type CsatTotals, csatTotals } from "./queries.csat";
 import { bucketOf, bucketStarts, type GroupBy, planRange, type Span, seriesPieces } from "./range";
 import type { Metric } from "./schema";
-import { aggregateOf, aggregateReads, averageOf, countOf, rangeOf } from "./service";
+import {
+  aggregateOf,
+  aggregateReads,
+  averageOf,
+  countOf,
+  rangeOf,
+  satisfactionOf,
+} from "./service";
 
 /** Each metric: the reporting fact it reads, and whether it is a count or an average. */
 export const METRIC_FACTS: Record<Metric, { fact: string; average: boolean }> = {
@@ -135,12 +143,22 @@ export async function reportTotals(
   const reads = (span: Span) =>
     aggregateReads(db, accountId, dimension, facts, planRange(span), id);
   const current = reads(range);
-  const before = reads({ from: range.from - length, to: range.from });
-  // Both ranges in one D1 batch.
-  const answers = (await db.batch([...current, ...before] as never)) as Totals[][];
+  const earlier = { from: range.from - length, to: range.from };
+  const before = reads(earlier);
+  // Both ranges and their survey answers in one D1 batch.
+  const [csatNow, csatBefore, ...answers] = (await db.batch([
+    csatTotals(db, accountId, dimension as CsatDimension, range, id),
+    csatTotals(db, accountId, dimension as CsatDimension, earlier, id),
+    ...current,
+    ...before,
+  ] as never)) as [CsatTotals[], CsatTotals[], ...Totals[][]];
   return {
     ...totals(aggregateOf(answers.slice(0, current.length))),
-    previous: totals(aggregateOf(answers.slice(current.length))),
+    ...satisfactionOf(csatNow, id),
+    previous: {
+      ...totals(aggregateOf(answers.slice(current.length))),
+      ...satisfactionOf(csatBefore, id),
+    },
   };
 }
 

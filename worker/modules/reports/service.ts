@@ -11,6 +11,7 @@ import {
   signedTotals,
   type Totals,
 } from "./queries";
+import { type CsatTotals, csatTotals } from "./queries.csat";
 import { type Plan, planRange, type Span } from "./range";
 
 /** What each summary reads: the fact counted as conversations_count, per dimension. */
@@ -86,6 +87,21 @@ export function averageOf(a: Aggregates, id: number, metric: string, businessHou
   return (businessHours ? t.sumBh : t.sum) / t.count;
 }
 
+/**
+ * Satisfaction in the reports (Chatwoot's CSAT metrics): the answers counted, and the share
+ * rated 4 or 5 in percent with two decimals (its satisfaction score); null without answers.
+ */
+export function satisfactionOf(rows: CsatTotals[], id: number) {
+  const row = rows.find((r) => Number(r.id) === id);
+  const responses = Number(row?.responses ?? 0);
+  const satisfied = Number(row?.satisfied ?? 0);
+  return {
+    csat_responses_count: responses,
+    csat_satisfaction_score:
+      responses === 0 ? null : Math.round((satisfied / responses) * 10_000) / 100,
+  };
+}
+
 export type SummaryRow = {
   id: number;
   name: string;
@@ -94,6 +110,8 @@ export type SummaryRow = {
   avg_resolution_time: number | null;
   avg_first_response_time: number | null;
   avg_reply_time: number | null;
+  csat_responses_count: number;
+  csat_satisfaction_score: number | null;
 };
 
 export const subjectsOf = (db: Db, accountId: number, kind: SummaryKind) =>
@@ -116,13 +134,16 @@ export async function summaryReport(
   input: RangeInput & { business_hours?: boolean },
 ): Promise<SummaryRow[]> {
   const { dimension, conversations } = SUMMARY_KINDS[kind];
-  const plan = planRange(rangeOf(input));
+  const span = rangeOf(input);
+  const plan = planRange(span);
   const metrics = [conversations, "conversation_resolved", "first_response", "reply_time"];
-  // The subjects and every piece of the range in one D1 batch: one round trip per request.
-  const [subjects, ...answers] = (await db.batch([
+  // The subjects, the survey answers and every piece of the range in one D1 batch: one round
+  // trip per request.
+  const [subjects, csat, ...answers] = (await db.batch([
     subjectsOf(db, accountId, kind),
+    csatTotals(db, accountId, dimension, span),
     ...aggregateReads(db, accountId, dimension, metrics, plan),
-  ])) as [{ id: number; name: string }[], ...Totals[][]];
+  ])) as [{ id: number; name: string }[], CsatTotals[], ...Totals[][]];
   const a = aggregateOf(answers);
   const bh = input.business_hours ?? false;
   return subjects.map((s) => ({
@@ -133,5 +154,6 @@ export async function summaryReport(
     avg_resolution_time: averageOf(a, s.id, "conversation_resolved", bh),
     avg_first_response_time: averageOf(a, s.id, "first_response", bh),
     avg_reply_time: averageOf(a, s.id, "reply_time", bh),
+    ...satisfactionOf(csat, s.id),
   }));
 }

@@ -1,0 +1,1 @@
+CREATE INDEX `messages_account_csat_created` ON `messages` (`account_id`,`created_at`) WHERE content_type = 'input_csat';
