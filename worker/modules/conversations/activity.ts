@@ -69,6 +69,17 @@ function systemStatusText(scope: ConversationScope, status: string): string | nu
   return status === "open" ? "Conversation was reopened by system" : null;
 }
 
+/**
+ * After a mute or unmute: "Ann has muted the conversation" (Chatwoot's create_muted_message:
+ * users only, written on every mute! and unmute!).
+ */
+export async function muteActivity(scope: ConversationScope, row: ConversationRow, muted: boolean) {
+  if (scope.actor.kind === "user") {
+    const verb = muted ? "muted" : "unmuted";
+    await post(scope, row, `${scope.actor.user.name} has ${verb} the conversation`);
+  }
+}
+
 /** After a status change: "Conversation was marked resolved by Ann". */
 export async function statusActivity(
   scope: ConversationScope,

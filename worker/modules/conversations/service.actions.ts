@@ -7,7 +7,13 @@ import { type AgentRow, findAgent } from "../agents/queries";
 import { newestSeq } from "../messages/queries";
 import { teamIdsOfUser } from "../teams/queries";
 import type { ConversationScope } from "./access";
-import { assigneeActivity, labelActivity, statusActivity, teamActivity } from "./activity";
+import {
+  assigneeActivity,
+  labelActivity,
+  muteActivity,
+  statusActivity,
+  teamActivity,
+} from "./activity";
 import { changedAttributes, changeEvents, firstRow } from "./events";
 import { conversationHooks } from "./hooks";
 import { callerUserId } from "./policy";
@@ -207,12 +213,28 @@ export async function replaceCustomAttributes(
   return save(scope, row, { customAttributes });
 }
 
-/** Chatwoot parity: muting also resolves the conversation. */
-export const mute = (scope: ConversationScope, row: ConversationRow) =>
-  save(scope, row, { muted: true, status: "resolved", snoozedUntil: null });
+/**
+ * Chatwoot parity (Conversation#mute!): muting resolves the conversation as `resolved!` does, so
+ * a resolve by mute is a resolve like any other: its activity note, its status events (webhooks,
+ * automation's conversation_resolved, the reports), the CSAT survey and a freed assignment slot
+ * (the status hooks); then "Ann has muted the conversation". Already resolved, only the note.
+ */
+export async function mute(scope: ConversationScope, row: ConversationRow) {
+  const after = await save(scope, row, { muted: true, status: "resolved", snoozedUntil: null });
+  if (after.status !== row.status) {
+    await statusActivity(scope, row, after);
+    await conversationHooks().statusChanged(scope, row, after);
+  }
+  await muteActivity(scope, after, true);
+  return after;
+}
 
-export const unmute = (scope: ConversationScope, row: ConversationRow) =>
-  save(scope, row, { muted: false });
+/** Chatwoot parity (Conversation#unmute!): the flag goes, with its note; the status stays. */
+export async function unmute(scope: ConversationScope, row: ConversationRow) {
+  const after = await save(scope, row, { muted: false });
+  await muteActivity(scope, after, false);
+  return after;
+}
 
 /**
  * Marks the conversation seen by agents, and by its assignee when that is the caller: up to the
