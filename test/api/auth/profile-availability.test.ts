@@ -170,3 +170,45 @@ describe("POST /api/v1/profile/auto_offline", () => {
     watcher.close();
   });
 });
+
+describe("PATCH /api/v1/accounts/{a}/agents/{id}: an administrator's change of availability", () => {
+  it("sends presence.update as the agent's own choice does, once per change; back online takes the queue", async () => {
+    const w = await createPublicWorld({ enableAutoAssignment: true });
+    const agent = await createAgent(w.account.id);
+    await addInboxMember(w.inbox.id, agent.id);
+    const watcher = await openSocket(`/api/v1/accounts/${w.account.id}/live`, {
+      api_access_token: w.admin.token,
+    });
+    await watcher.next("ready");
+    const patch = (body: unknown) =>
+      api(`/api/v1/accounts/${w.account.id}/agents/${agent.id}`, {
+        method: "PATCH",
+        token: w.admin.token,
+        body,
+      });
+    // Never offline for want of a socket: only the choices decide here.
+    expect((await patch({ auto_offline: false })).status).toBe(200);
+    expect(await presenceOf(watcher, agent.id)).toBe("online");
+    expect((await patch({ availability_status: "busy" })).body.availability_status).toBe("busy");
+    expect(await presenceOf(watcher, agent.id)).toBe("busy");
+    const { conversation } = await createPublicConversation(w.base);
+    const show = () =>
+      api(`/api/v1/accounts/${w.account.id}/conversations/${conversation.id}`, {
+        token: w.admin.token,
+      });
+    expect((await show()).body.meta.assignee).toBeNull();
+
+    // A change of role alone, or the same availability again, is no change anyone sees.
+    await patch({ role: "agent", availability_status: "busy" });
+    expect((await patch({ availability: "online" })).body.availability_status).toBe("online");
+    expect(await presenceOf(watcher, agent.id)).toBe("online");
+    expect((await show()).body.meta.assignee?.id).toBe(agent.id);
+    await settle();
+    const about = watcher
+      .all("presence.update")
+      .filter((f) => String(agent.id) in f.data.users)
+      .map((f) => f.data.users[agent.id]);
+    expect(about).toEqual(["online", "busy", "online"]);
+    watcher.close();
+  });
+});

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type AccountUserRow, accountUsers } from "../../db/schema";
+import type { Frame } from "../../realtime/protocol";
 
 type Presence = Pick<AccountUserRow, "availability" | "autoOffline" | "connectedAt">;
 
@@ -23,3 +24,16 @@ export const AVAILABILITY_STATUS = sql<AccountUserRow["availability"]>`(CASE
 
 /** Who auto-assignment may pick: chose online, and is connected or never goes offline. */
 export const IS_ONLINE = sql`(${accountUsers.availability} = 'online' AND (${accountUsers.connectedAt} IS NOT NULL OR NOT ${accountUsers.autoOffline}))`;
+
+/**
+ * Chatwoot's `presence.update` for one agent: the one frame every change of what others see
+ * sends (a socket opening or closing, the agent's own choice, an administrator's).
+ */
+export const presenceFrame = (
+  accountId: number,
+  userId: number,
+  status: AccountUserRow["availability"],
+): Frame => ({
+  event: "presence.update",
+  data: { account_id: accountId, users: { [userId]: status } },
+});

@@ -4,6 +4,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
+import { availabilityMoved } from "../assignment/service";
 import { auditedChanges, auditRow, INSERTED_ID } from "../audit-logs/service";
 import { issueLink, LINK_TTL_SECONDS } from "../auth/links";
 import { joinAccountMail, newAgentMail } from "../auth/mail";
@@ -15,6 +16,7 @@ import {
   deleteTeamMembershipsInAccount,
   findMembership,
 } from "../users/queries";
+import { availabilityStatus } from "./presence";
 import {
   type AgentRow,
   deleteMembership,
@@ -159,9 +161,10 @@ function invitedAgent(
 const OWN_NAME = "is the user's own: they change it with PUT /api/v1/profile";
 
 /**
- * An administrator changes what belongs to the account (role, availability); the name is the
- * user's, shared by every account they are in, so only the user or their platform app changes it.
- * Sending the current name back (as clients that PATCH whole records do) is fine.
+ * An administrator changes what belongs to the account (role, availability: a new status is
+ * announced as the agent's own choice is); the name is the user's, shared by every account they
+ * are in, so only the user or their platform app changes it. Sending the current name back (as
+ * clients that PATCH whole records do) is fine.
  */
 export async function updateAgent(
   deps: Deps,
@@ -192,6 +195,11 @@ export async function updateAgent(
         id: current.membership.id,
         changes,
       });
+    }
+    // What others see of the agent (availability, auto_offline): the feed hears it at once.
+    const status = availabilityStatus(updated);
+    if (status !== availabilityStatus(current.membership)) {
+      await availabilityMoved(deps.env, accountId, userId, status);
     }
     if (values.role !== undefined && values.role !== current.membership.role) {
       // A new role is a new view (an administrator sees every inbox): sockets reopen with it.

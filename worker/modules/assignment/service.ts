@@ -1,13 +1,15 @@
-import type { ConversationRow, InboxRow } from "../../db/schema";
+import type { AccountUserRow, ConversationRow, InboxRow } from "../../db/schema";
 import type { Bindings } from "../../env";
 import { createDeps } from "../../events/deps";
 import type { Frame } from "../../realtime/protocol";
 import { findAccount } from "../accounts/queries";
+import { presenceFrame } from "../agents/presence";
 import type { ConversationScope } from "../conversations/access";
 import { findById } from "../conversations/queries";
 import { assignIf } from "../conversations/service.actions";
 import { maxAssignmentLimit } from "../inboxes/presenter";
 import { findInboxById } from "../inboxes/queries.public";
+import { feedFor } from "../live/stubs";
 import {
   autoAssigningInboxesOf,
   dequeue,
@@ -170,12 +172,35 @@ export async function presenceChanged(
     return null;
   }
   if (connected) {
-    for (const { inboxId } of await autoAssigningInboxesOf(db, accountId, userId)) {
-      await drainInbox(env, inboxId, now());
-    }
+    await drainMember(env, accountId, userId);
   }
-  return {
-    event: "presence.update",
-    data: { account_id: accountId, users: { [userId]: changed.status } },
-  };
+  return presenceFrame(accountId, userId, changed.status);
+}
+
+/**
+ * What others see of an agent changed by a choice (the agent's own, or an administrator's): the
+ * account's feed listeners get `presence.update`, and one who became online takes from their
+ * inboxes' queues, as one who connects does.
+ */
+export async function availabilityMoved(
+  env: Bindings,
+  accountId: number,
+  userId: number,
+  status: AccountUserRow["availability"],
+): Promise<void> {
+  await feedFor(env, accountId).publish({
+    frame: presenceFrame(accountId, userId, status),
+    inboxId: null,
+  });
+  if (status === "online") {
+    await drainMember(env, accountId, userId);
+  }
+}
+
+/** The queues of the auto-assigning inboxes the agent works in. */
+async function drainMember(env: Bindings, accountId: number, userId: number) {
+  const { db, now } = createDeps(env);
+  for (const { inboxId } of await autoAssigningInboxesOf(db, accountId, userId)) {
+    await drainInbox(env, inboxId, now());
+  }
 }

@@ -2,25 +2,12 @@ import type { AccountUserRow, UserRow } from "../../db/schema";
 import type { Bindings } from "../../env";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
-import type { Frame } from "../../realtime/protocol";
 import { availabilityStatus } from "../agents/presence";
 import { updateMembership } from "../agents/queries";
-import { autoAssigningInboxesOf } from "../assignment/queries";
-import { drainInbox } from "../assignment/service";
-import { feedFor } from "../live/stubs";
+import { availabilityMoved } from "../assignment/service";
 import { findMembership } from "../users/queries";
 
 type Choice = Partial<Pick<AccountUserRow, "availability" | "autoOffline">>;
-
-/** Chatwoot's `presence.update` (the feed's presence sends the same for sockets). */
-export const presenceFrame = (
-  accountId: number,
-  userId: number,
-  status: AccountUserRow["availability"],
-): Frame => ({
-  event: "presence.update",
-  data: { account_id: accountId, users: { [userId]: status } },
-});
 
 /**
  * The agent chooses, in one of their accounts, their availability or whether they go offline
@@ -52,17 +39,5 @@ export async function chooseOwnPresence(
   if (status === availabilityStatus(before)) {
     return;
   }
-  await feedFor(env, accountId).publish({
-    frame: presenceFrame(accountId, user.id, status),
-    inboxId: null,
-  });
-  if (status === "online") {
-    await drainAssignments(env, deps, accountId, user.id);
-  }
-}
-
-async function drainAssignments(env: Bindings, deps: Deps, accountId: number, userId: number) {
-  for (const { inboxId } of await autoAssigningInboxesOf(deps.db, accountId, userId)) {
-    await drainInbox(env, inboxId, deps.now());
-  }
+  await availabilityMoved(env, accountId, user.id, status);
 }
