@@ -7,7 +7,14 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { violations } from "./axe.mts";
-import { ADA, adaApi, signIn, startDashboardWorld, threadMessage } from "./dashboard-world.mts";
+import {
+  ADA,
+  adaApi,
+  signIn,
+  startDashboardWorld,
+  threadMessage,
+  visitorConversation as visitor,
+} from "./dashboard-world.mts";
 import { INBOX, launchChromium } from "./harness.mts";
 import { XSS_PAYLOADS } from "./help-center-xss-payloads.mts";
 import { expectLook, useBrowser } from "./look-support.mts";
@@ -43,29 +50,9 @@ async function looksLike(page: Page, name: string, { live = true } = {}) {
   await expectLook(page, name, undefined, DOCS);
 }
 
-async function publicCall(method: string, url: string, body?: unknown) {
-  const res = await fetch(`${world.base}/public/api/v1/inboxes/${INBOX}${url}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) {
-    throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
-  }
-  return res.json();
-}
-
 /** A visitor's conversation with its messages; answers its display id. */
-async function visitorConversation(contact: Record<string, unknown>, messages: string[]) {
-  const c = await publicCall("POST", "/contacts", contact);
-  const conv = await publicCall("POST", `/contacts/${c.source_id}/conversations`, {});
-  for (const content of messages) {
-    await publicCall("POST", `/contacts/${c.source_id}/conversations/${conv.id}/messages`, {
-      content,
-    });
-  }
-  return conv.id as number;
-}
+const visitorConversation = (contact: Record<string, unknown>, messages: string[]) =>
+  visitor(world.base, contact, messages);
 
 const batches = <T,>(list: T[], n: number) =>
   Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n));

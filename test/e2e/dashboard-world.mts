@@ -78,6 +78,31 @@ export function adaApi(base: string) {
   };
 }
 
+/** A visitor's conversation in the widget inbox, with their messages; answers its display id. */
+export async function visitorConversation(
+  base: string,
+  contact: Record<string, unknown>,
+  messages: string[],
+): Promise<number> {
+  const call = async (url: string, body: unknown) => {
+    const res = await fetch(`${base}/public/api/v1/inboxes/${INBOX}${url}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) {
+      throw new Error(`POST ${url} → ${res.status} ${await res.text()}`);
+    }
+    return res.json();
+  };
+  const c = await call("/contacts", contact);
+  const conv = await call(`/contacts/${c.source_id}/conversations`, {});
+  for (const content of messages) {
+    await call(`/contacts/${c.source_id}/conversations/${conv.id}/messages`, { content });
+  }
+  return conv.id;
+}
+
 /** Signs in through the app's own page; resolves on the conversation list. */
 export async function signIn(
   browser: Browser,

@@ -116,6 +116,15 @@ export async function createTenant(marker: string) {
       actions: [{ action_name: "add_label", action_params: [`label-${marker}`] }],
     })
     .returning();
+  const [dashboardApp] = await db()
+    .insert(t.dashboardApps)
+    .values({
+      accountId: account.id,
+      userId: admin.id,
+      title: `App ${marker}`,
+      content: [{ type: "frame", url: `https://${marker}.example.com/app` }],
+    })
+    .returning();
   const [notification] = await db()
     .insert(t.notifications)
     .values({
@@ -158,6 +167,7 @@ export async function createTenant(marker: string) {
     contactNote: contactNote as t.ContactNoteRow,
     notification: notification as t.NotificationRow,
     macro: macro as t.MacroRow,
+    dashboardApp: dashboardApp as t.DashboardAppRow,
     platformUser,
     platformBot,
   };
@@ -194,6 +204,7 @@ export function valueFor(w: Tenant, path: string, param: string): string | undef
     "notes/id": w.contactNote.id,
     "notifications/id": w.notification.id,
     "macros/id": w.macro.id,
+    "dashboard_apps/id": w.dashboardApp.id,
     "inboxes/inbox_identifier": w.inbox.inboxIdentifier,
     "contacts/contact_identifier": w.contactInbox.sourceId,
   };
@@ -243,6 +254,7 @@ export async function tenantState(victim: Tenant) {
     "mentions",
     "audit_logs",
     "macros",
+    "dashboard_apps",
   ];
   const state: Record<string, unknown> = {};
   for (const table of byAccount) {

@@ -24,6 +24,7 @@ import { conversationLabelRoutes } from "../modules/conversations/routes.labels.
 import { csatAccountRoutes } from "../modules/csat/routes.account";
 import { customAttributeAccountRoutes } from "../modules/custom-attributes/routes.account";
 import { customFilterAccountRoutes } from "../modules/custom-filters/routes.account";
+import { dashboardAppAccountRoutes } from "../modules/dashboard-apps/routes.account";
 import { helpCenterAccountRoutes } from "../modules/help-center/routes.account";
 import { inboxAccountRoutes } from "../modules/inboxes/routes.account";
 import { inboxMemberAccountRoutes } from "../modules/inboxes/routes.members.account";
@@ -67,6 +68,7 @@ accountApi.route(BASE, contactRelatedRoutes);
 accountApi.route(BASE, liveAccountRoutes);
 accountApi.route(BASE, webhookAccountRoutes);
 accountApi.route(BASE, integrationAccountRoutes);
+accountApi.route(BASE, dashboardAppAccountRoutes);
 accountApi.route(BASE, helpCenterAccountRoutes);
 accountApi.route(BASE, cannedResponseAccountRoutes);
 accountApi.route(BASE, customFilterAccountRoutes);

@@ -2,6 +2,15 @@ import type { Context } from "hono";
 import type { AppEnv } from "./context";
 
 /**
+ * What the app may frame: the account's dashboard apps (docs/agent-tools.md), any https page or
+ * one on the developer's own machine, as their API accepts. The shell is the same page for every
+ * account and is served before anyone signs in, so it cannot name one account's origins without
+ * telling them to anyone; the app's own script alone makes frames (no inline script, text only
+ * in the DOM), each sandboxed and sent its context for the app's origin only.
+ */
+export const APP_FRAME_SRC = "frame-src https: http://localhost:* http://127.0.0.1:*";
+
+/**
  * The agents' app (dashboard/, built into the static assets under /app): its script and styles
  * come from this origin only, its sockets and API calls too; nothing inline, never framed.
  */
@@ -12,6 +21,7 @@ export const APP_CSP = [
   "connect-src 'self'",
   "img-src 'self' data: blob:",
   "media-src 'self'",
+  APP_FRAME_SRC,
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",

@@ -18,6 +18,7 @@ import {
 } from "../state/thread";
 import { Actions } from "./Actions";
 import { Composer } from "./Composer";
+import { DashboardApps } from "./DashboardApps";
 import { MessageView } from "./Message";
 
 function Pendings() {
@@ -109,6 +110,7 @@ export function Thread({ accountId }: { accountId: number }) {
         </button>
       </header>
       <Actions c={c} />
+      <DashboardApps accountId={accountId} c={c} />
       {(others.length > 0 || threadState.value === "down") && (
         <p class="presence" role="status">
           {threadState.value === "down" ? "Reconnecting… " : ""}

@@ -33,7 +33,10 @@ describe("integrations", () => {
     const w = await createWorld();
     const empty = await api(`${base(w)}/apps`, { token: w.admin.token });
     expect(empty.status).toBe(200);
-    expect(empty.body.payload.map((a: { id: string }) => a.id)).toEqual(["webhook"]);
+    expect(empty.body.payload.map((a: { id: string }) => a.id)).toEqual([
+      "webhook",
+      "dashboard_apps",
+    ]);
     expect(empty.body.payload[0]).toMatchObject({ enabled: false, hooks: [] });
 
     const url = "https://hooks.example.com/parley";

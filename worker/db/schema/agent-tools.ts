@@ -109,3 +109,32 @@ export const auditLogs = sqliteTable(
 
 export type MacroRow = typeof macros.$inferSelect;
 export type AuditLogRow = typeof auditLogs.$inferSelect;
+
+/** One frame of a dashboard app: Chatwoot's `{type: "frame", url}`. */
+export type DashboardAppFrame = { type: "frame"; url: string };
+
+/**
+ * Chatwoot's dashboard apps: pages the agents' app shows in a tab beside a conversation, sent
+ * the conversation's context by postMessage (docs/agent-tools.md). Account-wide.
+ */
+export const dashboardApps = sqliteTable(
+  "dashboard_apps",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** Who created it (Chatwoot's user_id); kept when they leave. */
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    title: text("title").notNull(),
+    content: text("content", { mode: "json" })
+      .$type<DashboardAppFrame[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("dashboard_apps_account").on(t.accountId)],
+);
+
+export type DashboardAppRow = typeof dashboardApps.$inferSelect;

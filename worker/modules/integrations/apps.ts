@@ -1,9 +1,10 @@
 /**
- * The integration apps Parley runs, in Chatwoot's app shape (config/integration/apps.yml). Only
- * `webhook` is offered: its hooks are the account's webhooks (docs/webhooks.md), so a hook acts
- * from the moment it is saved. Chatwoot's other apps each need a third-party service that Parley
- * does not connect to; they are not listed (as Chatwoot leaves out an app it cannot run) and a
- * hook for one is refused, never stored to do nothing.
+ * The integration apps Parley runs, in Chatwoot's app shape (config/integration/apps.yml):
+ * `webhook`, whose hooks are the account's webhooks (docs/webhooks.md), so a hook acts from the
+ * moment it is saved, and `dashboard_apps`, made through their own API (…/dashboard_apps), as in
+ * Chatwoot. Chatwoot's other apps each need a third-party service that Parley does not connect
+ * to; they are not listed (as Chatwoot leaves out an app it cannot run) and a hook for one is
+ * refused, never stored to do nothing.
  */
 export const WEBHOOK_APP = {
   id: "webhook",
@@ -14,6 +15,18 @@ export const WEBHOOK_APP = {
   hook_type: "account",
   allow_multiple_hooks: true,
   action: "/webhook",
+} as const;
+
+/** Chatwoot's dashboard_apps app: no hooks and no action; enabled once the account has one. */
+export const DASHBOARD_APPS_APP = {
+  id: "dashboard_apps",
+  name: "Dashboard apps",
+  description:
+    "Your pages in a tab beside each conversation in the agents' app, sent the conversation, " +
+    "its contact and the agent by postMessage. Made at /api/v1/accounts/{id}/dashboard_apps.",
+  hook_type: "account",
+  allow_multiple_hooks: true,
+  action: null,
 } as const;
 
 /** Chatwoot's apps that Parley does not offer, with the outside service each would need. */
@@ -27,5 +40,4 @@ export const UNAVAILABLE_APPS: Record<string, string> = {
   dyte: "Cloudflare RealtimeKit (Dyte)",
   shopify: "Shopify",
   leadsquared: "LeadSquared",
-  dashboard_apps: "a dashboard-apps store (Parley's agents' app has none yet)",
 };

@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { WebhookEventName } from "../../events/names";
 import type { WebhookWithInbox } from "../webhooks/queries";
-import { WEBHOOK_APP } from "./apps";
+import { DASHBOARD_APPS_APP, WEBHOOK_APP } from "./apps";
 import type { AppSchema, HookSchema } from "./schema";
 
 /** A webhook as a hook of the webhook app; its settings for administrators only (Chatwoot). */
@@ -36,4 +36,11 @@ export const presentWebhookApp = (
   ...WEBHOOK_APP,
   enabled: webhooks.length > 0,
   hooks: webhooks.map((w) => presentHook(w, admin)),
+});
+
+/** Chatwoot: enabled once the account has a dashboard app; its apps are not hooks. */
+export const presentDashboardAppsApp = (count: number): z.infer<typeof AppSchema> => ({
+  ...DASHBOARD_APPS_APP,
+  enabled: count > 0,
+  hooks: [],
 });

@@ -5,9 +5,10 @@ import { requireAdmin, requireMember } from "../../http/middleware/require-role"
 import { createRouter } from "../../http/router";
 import { DeletedSchema, jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { AccountParams } from "../../http/schemas/ids";
+import { countDashboardApps } from "../dashboard-apps/queries";
 import { listWebhooks } from "../webhooks/queries";
 import { deleteWebhook, loadWebhook } from "../webhooks/service";
-import { presentHook, presentWebhookApp } from "./presenter";
+import { presentDashboardAppsApp, presentHook, presentWebhookApp } from "./presenter";
 import {
   AppListSchema,
   HookCreateSchema,
@@ -27,8 +28,9 @@ const apps = createRoute({
   tags,
   summary: "The integration apps Parley runs, with the account's hooks",
   description:
-    "Only `webhook`: its hooks are the account's webhooks. Chatwoot's third-party apps (Slack, " +
-    `Dialogflow, OpenAI…) are not offered. Hook settings are shown to administrators. ${DOCS}`,
+    "`webhook`, whose hooks are the account's webhooks, and `dashboard_apps` (made at " +
+    "…/dashboard_apps, no hooks). Chatwoot's third-party apps (Slack, Dialogflow, OpenAI…) are " +
+    `not offered. Hook settings are shown to administrators. ${DOCS}`,
   middleware: [requireMember()] as const,
   request: { params: AccountParams },
   responses: { 200: jsonContent(AppListSchema, "The apps"), ...errorResponses },
@@ -73,9 +75,14 @@ const hookOf = (c: { var: AccountEnv["Variables"] }, id: number) =>
 
 export const integrationAccountRoutes = createRouter<AccountEnv>()
   .openapi(apps, async (c) => {
-    const webhooks = await listWebhooks(c.var.deps.db, c.var.account.id);
+    const db = c.var.deps.db;
+    const [webhooks, dashboardApps] = await Promise.all([
+      listWebhooks(db, c.var.account.id),
+      countDashboardApps(db, c.var.account.id),
+    ]);
     const admin = c.var.role === "administrator";
-    return c.json({ payload: [presentWebhookApp(webhooks, admin)] }, 200);
+    const payload = [presentWebhookApp(webhooks, admin), presentDashboardAppsApp(dashboardApps)];
+    return c.json({ payload }, 200);
   })
   .openapi(create, async (c) => {
     const row = await createHook(c.var.deps, c.var.account.id, c.req.valid("json"));

@@ -40,7 +40,7 @@ export const AppSchema = z
     hook_type: z.enum(["account", "inbox"]),
     enabled: z.boolean().openapi({ description: "Whether the account has a hook of the app" }),
     allow_multiple_hooks: z.boolean(),
-    action: z.string(),
+    action: z.string().nullable().openapi({ description: "null when the app has no setup page" }),
     hooks: z.array(HookSchema),
   })
   .openapi("IntegrationApp");

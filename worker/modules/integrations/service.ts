@@ -2,13 +2,19 @@ import type { Deps } from "../../events/deps";
 import { invalidField } from "../../lib/errors";
 import { disableWebhook, type WebhookWithInbox } from "../webhooks/queries";
 import { createWebhook, loadWebhook, updateWebhook } from "../webhooks/service";
-import { UNAVAILABLE_APPS, WEBHOOK_APP } from "./apps";
+import { DASHBOARD_APPS_APP, UNAVAILABLE_APPS, WEBHOOK_APP } from "./apps";
 import type { HookCreate, HookUpdate } from "./schema";
 
 /** Only the webhook app takes hooks; any other app_id is refused, with the reason. */
 function assertOffered(appId: string): void {
   if (appId === WEBHOOK_APP.id) {
     return;
+  }
+  if (appId === DASHBOARD_APPS_APP.id) {
+    throw invalidField(
+      "app_id",
+      "takes no hooks: dashboard apps are made at /api/v1/accounts/{id}/dashboard_apps",
+    );
   }
   const service = UNAVAILABLE_APPS[appId];
   throw invalidField(
