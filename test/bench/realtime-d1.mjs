@@ -1,6 +1,6 @@
 // What the realtime benchmark reads straight from the local state of `wrangler dev` (read-only,
 // beside the running server): when each acked message's row appeared in D1 (the lag from the ack
-// to D1), and how many D1 write transactions the rooms made for their messages (each room counts
+// to D1, the room's log being written behind), and how many D1 write transactions the rooms made for their messages (each room counts
 // its batches in its own storage: `d1_batches`, `d1_messages`).
 import { readdirSync } from "node:fs";
 import path from "node:path";
@@ -31,11 +31,20 @@ export function watchD1(stateDir) {
   const newer = db.prepare("SELECT id FROM messages WHERE id > ? ORDER BY id");
   const seen = new Map();
   const acks = new Map();
+  /** Acked ids not seen in D1 yet: ids are leased by block, so a lower one may come later. */
+  const pending = new Set();
   let last = 0;
   const poll = () => {
     const now = performance.now();
-    for (const { id } of newer.all(last)) {
-      seen.set(id, now);
+    let floor = last;
+    for (const id of pending) {
+      floor = Math.min(floor, id - 1);
+    }
+    for (const { id } of newer.all(floor)) {
+      if (!seen.has(id)) {
+        seen.set(id, now);
+      }
+      pending.delete(id);
       last = Math.max(last, id);
     }
   };
@@ -43,9 +52,16 @@ export function watchD1(stateDir) {
   return {
     acked(id) {
       acks.set(id, performance.now());
+      if (!seen.has(id)) {
+        pending.add(id);
+      }
     },
-    /** Stops watching after one last look; the lag of every acked message, in ms. */
-    lag() {
+    /** Stops watching once every acked row is seen (15 s at most); the lag of each, in ms. */
+    async lag() {
+      // The rooms write their logs to D1 behind the acks: give the last ones time to land.
+      for (const end = performance.now() + 15_000; pending.size > 0 && performance.now() < end; ) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
       clearInterval(timer);
       poll();
       db.close();

@@ -131,7 +131,7 @@ export async function measureRooms(port) {
     const { d1, ...counts } = tally;
     return {
       ...counts,
-      d1Lag: d1.lag(),
+      d1Lag: await d1.lag(),
       // Read once the server is stopped (below): batches still in flight have finished.
       d1Writes: () => d1Writes(dir),
       rooms: ROOMS,

@@ -133,7 +133,7 @@ async function measureRoom(relayP99) {
     one.close();
     const d1 = watchD1(dir);
     const burst = await socketBurst(wsUrl, l, d1);
-    const d1Lag = d1.lag();
+    const d1Lag = await d1.lag();
     const reordered = l.reordered();
     l.close();
     // Read once the server is stopped (below): batches still in flight have finished.

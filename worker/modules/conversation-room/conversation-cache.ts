@@ -42,6 +42,11 @@ export class RoomConversationCache {
     return loading;
   }
 
+  /** The row if the room holds it, without reading. */
+  peek(): ConversationRow | undefined {
+    return this.row;
+  }
+
   /** The generation a write starts in; pass it back with the row the write returned. */
   mark(): number {
     return this.generation;

@@ -4,30 +4,22 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import type { RoomRelay } from "../../realtime/room-relay";
 import { type Counters, findByIdempotencyKeys, isGuardRefusal, maxSeq } from "../messages/queries";
-import type { Message, PublicMessage } from "../messages/schema";
 import type { RoomConversationCache } from "./conversation-cache";
 import { groupBatch } from "./group-batch";
 import { MessageIds } from "./message-ids";
-import type { AppendRequest, AppendResult } from "./types";
+import { MessageLog } from "./queries.wal";
+import { Replicator } from "./replicator";
+import { type Ready, RoomCommit } from "./room-commit";
+import type { AppendRequest, AppendResult, Presented } from "./types";
 
-export type { AppendRequest, AppendView, MessageView } from "./types";
+export type { AppendRequest, AppendView, MessageView, Presented } from "./types";
 
 /** Messages committed to D1 in one batch at most; keeps a batch well under D1's limits. */
 const MAX_GROUP = 40;
 
-/** The room's views of a stored message: the agents' and the contact's (null: private). */
-export type Presented = { presented: Message; presentedPublic: PublicMessage | null };
-
 /** A place in the queue: taken when a message arrives, filled once its checks pass. */
-type Slot = {
-  req?: AppendRequest;
-  cancelled: boolean;
-  seq: number;
-  id: number;
-  resolve: (result: AppendResult) => void;
-  reject: (err: unknown) => void;
-};
-type Pending = Slot & { req: AppendRequest };
+type Slot = Omit<Ready, "req"> & { req?: AppendRequest; cancelled: boolean };
+type Pending = Slot & Ready;
 
 /** A message's place in the writer's order, held while it is checked (socket messages). */
 export type Place = {
@@ -53,9 +45,13 @@ export class MessageWriter {
   private readonly queue: Slot[] = [];
   private draining = false;
   private readonly ids: MessageIds;
+  private readonly kv: SyncKvStorage;
+  private readonly log: MessageLog;
+  private readonly replicator: Replicator;
+  private readonly inRoom: RoomCommit;
 
   constructor(
-    private readonly kv: SyncKvStorage,
+    storage: DurableObjectStorage,
     private readonly db: () => Db,
     /** Runs `step` in the room's ordered chain (shared with other broadcasts). */
     private readonly enqueue: (step: () => Promise<void>) => Promise<void>,
@@ -68,8 +64,10 @@ export class MessageWriter {
     ) => Presented,
     /** Sends the group's outbox rows to the queue; its sent-marks ride on the next group. */
     private readonly relay: RoomRelay,
+    /** Asks the room's alarm for a retry of the log's replication at this time (or earlier). */
+    arm: (at: number) => void,
     /** Keeps the conversation row as each group's batch left it. */
-    private readonly conversation?: Pick<RoomConversationCache, "mark" | "wrote">,
+    private readonly conversation?: RoomConversationCache,
     /** Once per committed group, after its messages: the row as the batch left it (the feed). */
     private readonly committed?: (
       conversation: ConversationRow,
@@ -77,7 +75,55 @@ export class MessageWriter {
       counters: Counters,
     ) => void,
   ) {
-    this.ids = new MessageIds(kv, db);
+    this.kv = storage.kv;
+    this.ids = new MessageIds(this.kv, db);
+    this.log = new MessageLog(storage.sql);
+    const count = (key: "d1_batches" | "d1_messages", n: number) => this.count(key, n);
+    this.replicator = new Replicator(
+      this.log,
+      db,
+      relay,
+      this.ids,
+      {
+        raise: (to) => {
+          this.lastSeq = Math.max(this.lastSeq, to);
+          this.kv.put("last_seq", this.lastSeq);
+        },
+      },
+      arm,
+      count,
+    );
+    this.inRoom = new RoomCommit(
+      storage,
+      this.log,
+      db,
+      this.ids,
+      this.replicator,
+      { next: () => ++this.lastSeq, persist: () => this.kv.put("last_seq", this.lastSeq) },
+      conversation,
+      written,
+      (row, views, counters) => this.committed?.(row, views, counters),
+    );
+    if (this.log.size() > 0) {
+      // Logged before a restart: D1 gets it now.
+      this.replicator.kick();
+    }
+  }
+
+  /** The log's retry (the room's alarm); true while it still holds messages. */
+  async alarm(): Promise<boolean> {
+    await this.replicator.alarm();
+    return this.log.size() > 0;
+  }
+
+  /** Resolves once D1 has every message logged so far (before a write that must follow). */
+  drain(): Promise<void> {
+    return this.replicator.drain();
+  }
+
+  /** The presenter's counters may have moved (a conversation change passed the room). */
+  dropCounters(): void {
+    this.inRoom.drop();
   }
 
   /**
@@ -85,7 +131,7 @@ export class MessageWriter {
    * the key's unique index decides, so a first send costs no read).
    */
   append(req: AppendRequest): Promise<AppendResult> {
-    return this.reserve().fill(req);
+    return this.reserve(true).fill(req);
   }
 
   /**
@@ -93,8 +139,15 @@ export class MessageWriter {
    * are stored in the order they arrived even when their checks finish out of order (a socket's
    * own messages stay in the order it sent them). Later messages wait behind an unfilled place.
    */
-  reserve(): Place {
-    const slot: Slot = { cancelled: false, seq: 0, id: 0, resolve: () => {}, reject: () => {} };
+  reserve(durable = false): Place {
+    const slot: Slot = {
+      durable,
+      cancelled: false,
+      seq: 0,
+      id: 0,
+      resolve: () => {},
+      reject: () => {},
+    };
     this.queue.push(slot);
     return {
       fill: (req) =>
@@ -206,6 +259,12 @@ export class MessageWriter {
 
   private async commit(group: Pending[]): Promise<void> {
     await this.ensureSeq((group[0] as Pending).req.conversationId);
+    if (!group.some((p) => (p.req.attachments ?? []).length > 0)) {
+      await this.inRoom.commit(group);
+      return;
+    }
+    // Files are recorded with ids only D1 gives: this group goes straight to D1, after the log.
+    await this.replicator.drain();
     const ids = await this.ids.take(group.length);
     const first = this.lastSeq + 1;
     group.forEach((p, i) => {

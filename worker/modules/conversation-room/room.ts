@@ -32,6 +32,9 @@ import type { AppendResult, SocketActions, SocketRoom } from "./types";
 
 export type { AppendResult };
 
+/** While the room's log holds messages, its alarm comes back at least this often. */
+const LOG_RETRY_MS = 5_000;
+
 /**
  * One per conversation: the single writer of its messages and the fan-out hub for everyone
  * watching it. Message `seq` is handed out synchronously (never across an await) so stored
@@ -57,7 +60,7 @@ export class MessageRoom extends RoomBase<RoomFrame> {
   ) {
     super(ctx, env);
     this.writer = new MessageWriter(
-      ctx.storage.kv,
+      ctx.storage,
       () => this.db(),
       (step) => this.enqueue(step),
       (row, attachments, req, counters) =>
@@ -70,6 +73,9 @@ export class MessageRoom extends RoomBase<RoomFrame> {
           },
         }),
       new RoomRelay(env, () => this.db()),
+      (at) => {
+        void this.armAt(at);
+      },
       this.conversation,
       (conversation, views, counters) => this.toFeed(conversation, views, counters.unread),
     );
@@ -98,12 +104,34 @@ export class MessageRoom extends RoomBase<RoomFrame> {
   /** A conversation event passing through: the room's copy of the row is no longer current. */
   override async publish(event: RoomEvent<RoomFrame>): Promise<void> {
     this.conversation.drop();
+    this.writer.dropCounters();
     await super.publish(event);
+  }
+
+  /**
+   * The message log's replication to D1 (its retry, or its first write after a restart), then
+   * the typing expiry; the alarm comes back while the log still holds messages.
+   */
+  override async alarm(): Promise<void> {
+    const pending = await this.writer.alarm();
+    await super.alarm();
+    if (pending) {
+      await this.armAt(Date.now() + LOG_RETRY_MS);
+    }
+  }
+
+  /** Sets the alarm to `at` unless it is already due earlier (typing expiry shares it). */
+  private async armAt(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) {
+      await this.ctx.storage.setAlarm(at);
+    }
   }
 
   /** Revoked access: the sockets are closed; what was cached about their callers goes too. */
   protected override revoked(holders: Holder[] | null): void {
     this.conversation.drop();
+    this.writer.dropCounters();
     const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
     if (conversation) {
       this.actions.forget(conversation, holders);
@@ -146,6 +174,8 @@ export class MessageRoom extends RoomBase<RoomFrame> {
     view: MessageView,
     record: UpdateRecorder | null,
   ): Promise<{ message: MessageRow; eventIds: number[] } | undefined> {
+    // An update follows every message the room logged before it, in D1 as in the room.
+    await this.writer.drain();
     const { row, attachments, eventIds } = await writeMessageUpdate(
       this.db(),
       conversationId,

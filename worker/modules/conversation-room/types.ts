@@ -22,6 +22,9 @@ export type AppendResult = {
   eventIds: number[];
 };
 
+/** The room's views of a stored message: the agents' and the contact's (null: private). */
+export type Presented = { presented: Message; presentedPublic: PublicMessage | null };
+
 /** What appends a message: the room's stub, or the room itself when a socket sends. */
 export type Appender = { appendMessage(req: AppendRequest): Promise<AppendResult> };
 

@@ -1,0 +1,138 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as t from "../../worker/db/schema";
+import { addInboxMember, createWorld, db } from "../support/factories";
+import { createConversationIn } from "../support/factories-conversations";
+import { api } from "../support/http";
+import { type Frame, type LiveSocket, openSocket } from "../support/ws";
+
+async function setup() {
+  const world = await createWorld();
+  await addInboxMember(world.inbox.id, world.agent.id);
+  const { conversation } = await createConversationIn(world.account.id, world.inbox.id);
+  const base = `/api/v1/accounts/${world.account.id}/conversations/${conversation.displayId}`;
+  const socket = await openSocket(`${base}/live`, { api_access_token: world.agent.token });
+  await socket.next("ready");
+  return { ...world, conversation, base, socket };
+}
+
+const stored = (conversationId: number) =>
+  db()
+    .select()
+    .from(t.messages)
+    .where(eq(t.messages.conversationId, conversationId))
+    .orderBy(t.messages.seq)
+    .all();
+
+const outboxOf = (conversationId: number) =>
+  env.DB.prepare(
+    "SELECT json_extract(payload, '$.message_id') AS id FROM event_outbox WHERE conversation_id = ? AND name = 'message_created' ORDER BY id",
+  )
+    .bind(conversationId)
+    .all<{ id: number }>()
+    .then((r) => r.results.map((x) => x.id));
+
+/** Until D1 holds `n` messages of the conversation (the log is written behind the acks). */
+async function untilStored(conversationId: number, n: number) {
+  for (const deadline = Date.now() + 40_000; Date.now() < deadline; ) {
+    const rows = await stored(conversationId);
+    if (rows.length >= n) {
+      return rows;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`D1 never held ${n} messages`);
+}
+
+/** Every message whose content starts with `marker` fails to insert into D1 while it stands. */
+async function failInserts(marker: string) {
+  const name = `fail_${marker.replace(/\W/g, "_")}`;
+  await env.DB.prepare(
+    `CREATE TRIGGER ${name} BEFORE INSERT ON messages WHEN NEW.content LIKE '${marker}%' BEGIN SELECT RAISE(ABORT, 'injected D1 failure'); END`,
+  ).run();
+  return () => env.DB.prepare(`DROP TRIGGER ${name}`).run();
+}
+
+async function sendAll(socket: LiveSocket, contents: string[]): Promise<Frame[]> {
+  contents.forEach((content, i) => {
+    socket.send({ type: "message.create", echo_id: `e${i}`, content });
+  });
+  const acks: Frame[] = [];
+  for (const _ of contents) {
+    acks.push(await socket.next("ack", 15_000));
+  }
+  return acks;
+}
+
+/**
+ * The room's write-ahead log (docs/realtime.md, "Write path"): a socket message is acked once the
+ * room committed it in its own storage; D1 gets it behind, in order, once, with its outbox row.
+ */
+describe("the room's message log", () => {
+  it("acks while D1 fails mid-batch, keeps the log, and writes it once in order after", async () => {
+    const s = await setup();
+    const marker = `boom${s.conversation.id}`;
+    const heal = await failInserts(marker);
+    const contents = ["one", "two", `${marker} three`, "four", "five"];
+    const acks = await sendAll(s.socket, contents);
+    expect(acks.map((a) => a.data.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(acks.every((a) => a.event === "ack" && !a.data.duplicate)).toBe(true);
+    // The batch holding the failing message was refused whole: it is not in D1, nor after it.
+    const before = await stored(s.conversation.id);
+    expect(before.map((r) => r.content)).not.toContain(`${marker} three`);
+    expect(before.length).toBeLessThan(3);
+    await heal();
+    const rows = await untilStored(s.conversation.id, 5);
+    expect(rows.map((r) => [r.id, r.seq])).toEqual(acks.map((a) => [a.data.id, a.data.seq]));
+    expect(rows.map((r) => r.content)).toEqual(contents);
+    expect(await outboxOf(s.conversation.id)).toEqual(acks.map((a) => a.data.id));
+    s.socket.close();
+  });
+
+  it("loses and reorders nothing when the room is aborted with acked messages only in its log", async () => {
+    const s = await setup();
+    const marker = `hold${s.conversation.id}`;
+    const heal = await failInserts(marker);
+    const contents = [`${marker} a`, "b", "c", "d", "e", "f"];
+    const acks = await sendAll(s.socket, contents);
+    expect(await stored(s.conversation.id)).toHaveLength(0);
+    const id = env.ROOMS.idFromName(`${s.account.id}:${s.conversation.id}`);
+    // The room's process ends: memory lost, only its storage left.
+    await runInDurableObject(env.ROOMS.get(id), (_room, state) => {
+      state.abort("killed mid-burst");
+    }).catch(() => undefined);
+    await heal();
+    // A new post wakes a fresh room, which writes its log to D1 first, then the post.
+    const post = await api(`${s.base}/messages`, {
+      token: s.admin.token,
+      body: { content: "after the restart" },
+    });
+    expect(post.status).toBe(200);
+    expect(post.body.seq).toBe(7);
+    const rows = await untilStored(s.conversation.id, 7);
+    expect(rows.map((r) => [r.id, r.seq])).toEqual([
+      ...acks.map((a) => [a.data.id, a.data.seq]),
+      [post.body.id, 7],
+    ]);
+    expect(await outboxOf(s.conversation.id)).toEqual(rows.map((r) => r.id));
+  });
+
+  it("answers an HTTP post once D1 has it, and a retry of a socket message as a duplicate", async () => {
+    const s = await setup();
+    s.socket.send({ type: "message.create", echo_id: "same", content: "once" });
+    const first = await s.socket.next("ack");
+    const posted = await api(`${s.base}/messages`, {
+      token: s.admin.token,
+      body: { content: "posted" },
+    });
+    // The post was answered after its row reached D1, and the socket message before it too.
+    const rows = await stored(s.conversation.id);
+    expect(rows.map((r) => r.id)).toEqual([first.data.id, posted.body.id]);
+    s.socket.send({ type: "message.create", echo_id: "same", content: "once" });
+    const retry = await s.socket.next("ack");
+    expect(retry.data).toMatchObject({ id: first.data.id, seq: 1, duplicate: true });
+    expect(await stored(s.conversation.id)).toHaveLength(2);
+    s.socket.close();
+  });
+});

@@ -1,0 +1,98 @@
+import type { MessageRow } from "../../db/schema";
+import type { AppendRequest } from "./types";
+
+/** What an entry keeps of its append: everything but the guard (checked before it commits). */
+export type LoggedRequest = Omit<AppendRequest, "guard">;
+
+/** A message committed in the room and not in D1 yet. */
+export type LogEntry = { id: number; seq: number; req: LoggedRequest; row: MessageRow };
+
+type Stored = { id: number; seq: number; req: string; row: string };
+
+/**
+ * The room's write-ahead log of messages, in its own SQLite storage: a message is committed here
+ * (with what its outbox rows and reporting facts are made from: its request and recorder), then
+ * acked, then replicated to D1 in order and deleted once D1 has it. It holds only what D1 does
+ * not have yet.
+ */
+export class MessageLog {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(
+      `CREATE TABLE IF NOT EXISTS message_log (
+         id INTEGER PRIMARY KEY,
+         seq INTEGER NOT NULL,
+         idempotency_key TEXT,
+         incoming_at INTEGER,
+         req TEXT NOT NULL,
+         row TEXT NOT NULL
+       )`,
+    );
+  }
+
+  /** Called inside the room's storage transaction with the group's other writes. */
+  append(entries: LogEntry[]): void {
+    for (const e of entries) {
+      this.sql.exec(
+        "INSERT INTO message_log (id, seq, idempotency_key, incoming_at, req, row) VALUES (?, ?, ?, ?, ?, ?)",
+        e.id,
+        e.seq,
+        e.row.idempotencyKey,
+        e.row.messageType === 0 ? e.row.createdAt : null,
+        JSON.stringify(e.req),
+        JSON.stringify(e.row),
+      );
+    }
+  }
+
+  /** The oldest `limit` entries, in seq order. */
+  oldest(limit: number): LogEntry[] {
+    return this.sql
+      .exec<Stored>("SELECT id, seq, req, row FROM message_log ORDER BY seq LIMIT ?", limit)
+      .toArray()
+      .map(parse);
+  }
+
+  size(): number {
+    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM message_log").one().n;
+  }
+
+  remove(ids: number[]): void {
+    for (const id of ids) {
+      this.sql.exec("DELETE FROM message_log WHERE id = ?", id);
+    }
+  }
+
+  /** A new id and seq for an entry (D1 held its id or seq already: rows imported behind it). */
+  renumber(entry: LogEntry, id: number, seq: number): void {
+    const row = { ...entry.row, id, seq };
+    this.sql.exec(
+      "UPDATE message_log SET id = ?, seq = ?, row = ? WHERE id = ?",
+      id,
+      seq,
+      JSON.stringify(row),
+      entry.id,
+    );
+  }
+
+  /** The logged message with this idempotency key (a retry of a message not in D1 yet). */
+  byKey(key: string): MessageRow | undefined {
+    const found = this.sql
+      .exec<Stored>("SELECT id, seq, req, row FROM message_log WHERE idempotency_key = ?", key)
+      .toArray()[0];
+    return found ? parse(found).row : undefined;
+  }
+
+  /** Logged incoming messages after `at` (unread ones D1 cannot count yet). */
+  incomingAfter(at: number | null): number {
+    return this.sql
+      .exec<{ n: number }>(
+        "SELECT count(*) AS n FROM message_log WHERE incoming_at IS NOT NULL AND incoming_at > ?",
+        at ?? -1,
+      )
+      .one().n;
+  }
+}
+
+function parse(s: Stored): LogEntry {
+  return { id: s.id, seq: s.seq, req: JSON.parse(s.req), row: JSON.parse(s.row) };
+}

@@ -1,0 +1,190 @@
+import type { Db } from "../../db/client";
+import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
+import { ApiError } from "../../lib/errors";
+import type { Counters } from "../messages/queries";
+import type { RoomConversationCache } from "./conversation-cache";
+import { applyTouch, type CheckNeeds, checkInD1, localRow } from "./local-commit";
+import type { MessageIds } from "./message-ids";
+import type { LogEntry, LoggedRequest, MessageLog } from "./queries.wal";
+import type { Replicator } from "./replicator";
+import type { AppendRequest, AppendResult, Presented } from "./types";
+
+/** A message of a group, once its place came up: what the writer hands over. */
+export type Ready = {
+  req: AppendRequest;
+  /** HTTP and other callers through the stub: answered once the message is in D1. */
+  durable: boolean;
+  seq: number;
+  id: number;
+  resolve: (result: AppendResult) => void;
+  reject: (err: unknown) => void;
+};
+
+/** How long an HTTP answer waits for D1 before answering from the room's log (D1 failing). */
+const DURABLE_WAIT_MS = 10_000;
+
+/** The presenter's counters as the room keeps them between groups. */
+type HeldCounters = Counters & { agentLastSeenAt: number | null };
+
+/**
+ * A group committed in the room: its messages are checked against D1 in one read when the room
+ * must (a socket sender's access, an idempotency key the log does not hold, counters or row it
+ * does not hold), numbered, written to the room's log in one storage transaction with the seq,
+ * and broadcast; socket senders are answered then, other callers once D1 has the message.
+ */
+export class RoomCommit {
+  private counters: HeldCounters | undefined;
+
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly log: MessageLog,
+    private readonly db: () => Db,
+    private readonly ids: MessageIds,
+    private readonly replicator: Replicator,
+    private readonly seq: { next(): number; persist(): void },
+    private readonly conversation: RoomConversationCache | undefined,
+    private readonly written: (
+      row: MessageRow,
+      attachments: AttachmentRow[],
+      req: AppendRequest,
+      counters: Counters,
+    ) => Presented,
+    private readonly committed: (row: ConversationRow, views: Presented[], c: Counters) => void,
+  ) {}
+
+  /** The room's counters no longer hold (a read receipt, any conversation change). */
+  drop(): void {
+    this.counters = undefined;
+  }
+
+  async commit(group: Ready[]): Promise<void> {
+    const since = this.conversation?.mark() ?? 0;
+    const last = (group.at(-1) as Ready).req;
+    const needs: CheckNeeds = {
+      conversationId: last.conversationId,
+      guarded: [],
+      keys: [],
+      counters: null,
+      conversation: null,
+    };
+    for (const p of group) {
+      const key = p.req.values.idempotencyKey;
+      if (key && !this.log.byKey(key)) {
+        needs.keys.push(key);
+      }
+      if (p.req.guard) {
+        needs.guarded.push(p.req);
+      }
+    }
+    if (this.counters?.agentLastSeenAt !== last.counters.agentLastSeenAt || !this.counters) {
+      needs.counters = last.counters;
+    }
+    const cached = this.conversation?.peek();
+    if (!cached) {
+      needs.conversation = last.conversationId;
+    }
+    const checked = await checkInD1(this.db(), needs);
+    const ids = await this.ids.take(group.length);
+    // Synchronous from here to the broadcast: the group's place in the order is now.
+    let guardAt = 0;
+    const fresh: Ready[] = [];
+    for (const p of group) {
+      if (p.req.guard && !checked.allowed[guardAt++]) {
+        p.reject(new ApiError("not_found"));
+        continue;
+      }
+      const key = p.req.values.idempotencyKey;
+      // Concurrent sends of one key meet in the room's in-flight map before they get here.
+      const prior = key ? (this.log.byKey(key) ?? checked.stored.get(key)) : null;
+      if (prior) {
+        p.resolve({ message: prior, duplicate: true, eventIds: [] });
+        continue;
+      }
+      fresh.push(p);
+    }
+    if (fresh.length === 0) {
+      return;
+    }
+    const entries: LogEntry[] = fresh.map((p, i) => {
+      p.seq = this.seq.next();
+      p.id = ids[i] as number;
+      const { guard: _guard, ...req } = p.req;
+      return { id: p.id, seq: p.seq, req: req as LoggedRequest, row: localRow(p.req, p.id, p.seq) };
+    });
+    this.storage.transactionSync(() => {
+      this.log.append(entries);
+      this.seq.persist();
+    });
+    const counters = this.countersAfter(checked.counters, last, entries);
+    let row =
+      cached ??
+      (checked.conversation ? this.withLoggedTouches(checked.conversation, entries) : undefined);
+    const views: Presented[] = [];
+    fresh.forEach((p, i) => {
+      const entry = entries[i] as LogEntry;
+      if (row) {
+        row = applyTouch(row, p.req.touch);
+      }
+      const view = this.written(entry.row, [], p.req, counters);
+      views.push(view);
+      const answer = (message: MessageRow, duplicate = false) =>
+        p.resolve(
+          message.id === entry.id && message.seq === entry.seq
+            ? { message, duplicate, ...view, eventIds: [] }
+            : // Renumbered after rows imported into D1 behind the room: presented afresh.
+              { message, duplicate, eventIds: [] },
+        );
+      if (!p.durable) {
+        answer(entry.row);
+        return;
+      }
+      const wait = setTimeout(() => answer(entry.row), DURABLE_WAIT_MS);
+      this.replicator.replicated(entry.id).then(
+        (stored) => {
+          clearTimeout(wait);
+          answer(stored.row, stored.duplicate);
+        },
+        (err) => {
+          clearTimeout(wait);
+          p.reject(err);
+        },
+      );
+    });
+    if (row) {
+      this.conversation?.wrote(row, since);
+      this.committed(row, views, counters);
+    }
+    this.replicator.kick();
+  }
+
+  /** D1's counters when read now (plus the log's unread messages), moved by the group. */
+  private countersAfter(read: Counters | undefined, last: AppendRequest, entries: LogEntry[]) {
+    const seenAt = last.counters.agentLastSeenAt;
+    const base: HeldCounters =
+      read !== undefined
+        ? {
+            ...read,
+            // D1 does not count what is still in the log; the group itself is added below.
+            unread: read.unread + this.log.incomingAfter(seenAt) - this.unreadIn(entries, seenAt),
+            agentLastSeenAt: seenAt,
+          }
+        : (this.counters as HeldCounters);
+    this.counters = { ...base, unread: base.unread + this.unreadIn(entries, seenAt) };
+    return { unread: this.counters.unread, sourceId: this.counters.sourceId };
+  }
+
+  private unreadIn(entries: LogEntry[], seenAt: number | null): number {
+    return entries.filter(
+      (e) => e.row.messageType === 0 && (seenAt === null || e.row.createdAt > seenAt),
+    ).length;
+  }
+
+  /** A row read from D1 lacks the clocks of messages still in the log (but this group's). */
+  private withLoggedTouches(row: ConversationRow, group: LogEntry[]): ConversationRow {
+    const mine = new Set(group.map((e) => e.id));
+    return this.log
+      .oldest(Number.MAX_SAFE_INTEGER)
+      .filter((e) => !mine.has(e.id))
+      .reduce((r, e) => applyTouch(r, e.req.touch), row);
+  }
+}
