@@ -82,14 +82,13 @@ export class MessageLog {
     return found ? parse(found).row : undefined;
   }
 
-  /** Logged incoming messages after `at` (unread ones D1 cannot count yet). */
-  incomingAfter(at: number | null): number {
+  /** The logged incoming messages (unread ones D1 cannot count yet). */
+  incoming(): { seq: number; createdAt: number }[] {
     return this.sql
-      .exec<{ n: number }>(
-        "SELECT count(*) AS n FROM message_log WHERE incoming_at IS NOT NULL AND incoming_at > ?",
-        at ?? -1,
+      .exec<{ seq: number; createdAt: number }>(
+        "SELECT seq, incoming_at AS createdAt FROM message_log WHERE incoming_at IS NOT NULL",
       )
-      .one().n;
+      .toArray();
   }
 }
 

@@ -13,6 +13,8 @@ import type { AppendRequest } from "./types";
 /** Logged messages written to D1 in one transaction at most. */
 const MAX_BATCH = 200;
 const MAX_BACKOFF_MS = 30_000;
+/** How long a write that must follow the log (files, an edit) waits for it at most. */
+const DRAIN_WAIT_MS = 10_000;
 /** The alarm that writes the log after a crash of the room (set when writing starts). */
 const SAFETY_MS = 5_000;
 
@@ -87,11 +89,19 @@ export class Replicator {
     return new Promise((resolve, reject) => this.waiters.set(id, { resolve, reject }));
   }
 
-  /** Resolves once everything logged so far is in D1 (before a write that must follow it). */
-  async drain(): Promise<void> {
-    while (this.log.size() > 0) {
+  /**
+   * Resolves once everything logged so far is in D1 (before a write that must follow it), or
+   * after `maxMs` while D1 keeps refusing the log: the write then goes ahead of it.
+   */
+  async drain(maxMs = DRAIN_WAIT_MS): Promise<void> {
+    const until = Date.now() + maxMs;
+    while (this.log.size() > 0 && Date.now() < until) {
       await new Promise<void>((resolve) => {
-        this.drained.push(resolve);
+        const timer = setTimeout(resolve, until - Date.now());
+        this.drained.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
         this.kick();
       });
     }

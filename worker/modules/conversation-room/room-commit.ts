@@ -23,8 +23,15 @@ export type Ready = {
 /** How long an HTTP answer waits for D1 before answering from the room's log (D1 failing). */
 const DURABLE_WAIT_MS = 10_000;
 
-/** The presenter's counters as the room keeps them between groups. */
-type HeldCounters = Counters & { agentLastSeenAt: number | null };
+/**
+ * Whether the agents' read mark leaves this incoming message unread (`unseenByAgents` of
+ * messages/queries.ts: by seq once a read recorded one, else by time).
+ */
+const unseenBy = (mark: ConversationRow | undefined, m: { seq: number; createdAt: number }) =>
+  !mark ||
+  (mark.agentLastSeenSeq === null
+    ? m.createdAt > (mark.agentLastSeenAt ?? 0)
+    : m.seq > mark.agentLastSeenSeq);
 
 /**
  * A group committed in the room: its messages are checked against D1 in one read when the room
@@ -33,7 +40,7 @@ type HeldCounters = Counters & { agentLastSeenAt: number | null };
  * and broadcast; socket senders are answered then, other callers once D1 has the message.
  */
 export class RoomCommit {
-  private counters: HeldCounters | undefined;
+  private counters: Counters | undefined;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -76,7 +83,7 @@ export class RoomCommit {
         needs.guarded.push(p.req);
       }
     }
-    if (this.counters?.agentLastSeenAt !== last.counters.agentLastSeenAt || !this.counters) {
+    if (!this.counters) {
       needs.counters = last.counters;
     }
     const cached = this.conversation?.peek();
@@ -115,7 +122,7 @@ export class RoomCommit {
       this.log.append(entries);
       this.seq.persist();
     });
-    const counters = this.countersAfter(checked.counters, last, entries);
+    const counters = this.countersAfter(checked.counters, cached ?? checked.conversation, entries);
     let row =
       cached ??
       (checked.conversation ? this.withLoggedTouches(checked.conversation, entries) : undefined);
@@ -157,26 +164,25 @@ export class RoomCommit {
     this.replicator.kick();
   }
 
-  /** D1's counters when read now (plus the log's unread messages), moved by the group. */
-  private countersAfter(read: Counters | undefined, last: AppendRequest, entries: LogEntry[]) {
-    const seenAt = last.counters.agentLastSeenAt;
-    const base: HeldCounters =
-      read !== undefined
-        ? {
-            ...read,
-            // D1 does not count what is still in the log; the group itself is added below.
-            unread: read.unread + this.log.incomingAfter(seenAt) - this.unreadIn(entries, seenAt),
-            agentLastSeenAt: seenAt,
-          }
-        : (this.counters as HeldCounters);
-    this.counters = { ...base, unread: base.unread + this.unreadIn(entries, seenAt) };
-    return { unread: this.counters.unread, sourceId: this.counters.sourceId };
-  }
-
-  private unreadIn(entries: LogEntry[], seenAt: number | null): number {
-    return entries.filter(
-      (e) => e.row.messageType === 0 && (seenAt === null || e.row.createdAt > seenAt),
-    ).length;
+  /**
+   * D1's counters when read now, plus the log's incoming messages the agents have not seen (this
+   * group's among them); else the counters held, moved by the group. Dropped by every
+   * conversation change passing the room (a read among them), so the read mark is current.
+   */
+  private countersAfter(
+    read: Counters | undefined,
+    mark: ConversationRow | undefined,
+    entries: LogEntry[],
+  ): Counters {
+    if (read !== undefined) {
+      const inLog = this.log.incoming().filter((m) => unseenBy(mark, m)).length;
+      this.counters = { ...read, unread: read.unread + inLog };
+    } else {
+      const held = this.counters as Counters;
+      const added = entries.filter((e) => e.row.messageType === 0 && unseenBy(mark, e.row));
+      this.counters = { ...held, unread: held.unread + added.length };
+    }
+    return this.counters;
   }
 
   /** A row read from D1 lacks the clocks of messages still in the log (but this group's). */
