@@ -45,8 +45,10 @@ function seedSql({ articles }) {
 INSERT INTO accounts (name) VALUES ('Help bench');
 INSERT INTO users (name, email, pubsub_token) VALUES ('Author', 'author@example.com', 'ps1');
 INSERT INTO account_users (account_id, user_id, role) VALUES (1, 1, 'administrator');
-INSERT INTO portals (account_id, name, slug, color, header_text, allowed_locales, default_locale)
-  VALUES (1, 'Bench Help', 'bench', '#1f5fbf', 'How can we help?', '["en"]', 'en');
+INSERT INTO inboxes (account_id, name, channel_type, inbox_identifier, hmac_token)
+  VALUES (1, 'Bench website', 'Channel::WebWidget', 'benchHelpInbox0000000001', 'bench-hmac');
+INSERT INTO portals (account_id, name, slug, color, header_text, allowed_locales, default_locale, inbox_id)
+  VALUES (1, 'Bench Help', 'bench', '#1f5fbf', 'How can we help?', '["en"]', 'en', 1);
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${CATEGORIES})
 INSERT INTO help_categories (account_id, portal_id, locale, name, slug, position)
   SELECT 1, 1, 'en', 'Category ' || i, 'category-' || i, i FROM n;
@@ -127,20 +129,27 @@ async function runScale(scale, port) {
       gzip: gzipSync(html).length,
       scripts: (html.match(/<script(?![^>]*application\/ld\+json)/g) ?? []).length,
     };
-    results.lighthouse = await lighthouse([`${hc}/articles/article-1`, `${hc}/en`]);
+    // The pages as a visitor gets them: the vote script on articles, the chat on every page.
+    results.lighthouse = await lighthouse([
+      `${hc}/articles/article-1`,
+      `${hc}/en`,
+      `${hc}/en/articles?query=parley`,
+    ]);
     return results;
   } finally {
     await server.stop();
   }
 }
 
-/** Lighthouse scores per URL, or null when the package is not installed. */
+/** Lighthouse scores per URL, mobile and desktop, or null when the package is not installed. */
 async function lighthouse(urls) {
   let run;
   let launch;
+  let desktop;
   try {
     run = (await import("lighthouse")).default;
     launch = (await import("chrome-launcher")).launch;
+    desktop = (await import("lighthouse/core/config/desktop-config.js")).default;
   } catch {
     return null;
   }
@@ -151,11 +160,16 @@ async function lighthouse(urls) {
   const scores = {};
   try {
     for (const url of urls) {
-      const result = await run(url, { port: chrome.port, output: "json", logLevel: "error" });
-      const c = result.lhr.categories;
-      scores[url] = Object.fromEntries(
-        Object.entries(c).map(([k, v]) => [k, Math.round((v.score ?? 0) * 100)]),
-      );
+      for (const [formFactor, config] of [
+        ["mobile", undefined],
+        ["desktop", desktop],
+      ]) {
+        const flags = { port: chrome.port, output: "json", logLevel: "error" };
+        const c = (await run(url, flags, config)).lhr.categories;
+        scores[`${formFactor} ${url}`] = Object.fromEntries(
+          Object.entries(c).map(([k, v]) => [k, Math.round((v.score ?? 0) * 100)]),
+        );
+      }
     }
   } finally {
     await chrome.kill();
@@ -202,7 +216,7 @@ export async function main() {
     }
   } else {
     process.stdout.write(
-      "\nLighthouse: skipped (npm i --no-save lighthouse chrome-launcher to run it)\n",
+      "\nLighthouse: skipped (npm i --no-save lighthouse@12.2.3 chrome-launcher to run it)\n",
     );
   }
   return byScale;

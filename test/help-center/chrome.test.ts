@@ -42,6 +42,8 @@ describe("the help center's chrome (issue 24, point 5)", () => {
     const found = await page(`/hc/${portal.slug}/en/articles?query=invoices`);
     expect(found.text).toContain('value="invoices"');
     expect(found.text).toContain("<h1>1 result for “invoices”</h1>");
+    // Every page has a description (Lighthouse's SEO audit), search results their title.
+    expect(found.text).toMatch(/<meta name="description" content="Search: invoices \| [^"]+">/);
     const none = await page(`/hc/${portal.slug}/en/articles?query=zebra%22%3E`);
     expect(none.text).toContain('value="zebra&quot;&gt;"');
     expect(none.text).toContain("0 results for “zebra&quot;&gt;”");

@@ -106,9 +106,10 @@ export function page(site: Site, opts: PageOptions): string {
         `<link rel="alternate" hreflang="${esc(a.locale)}" href="${esc(site.canonicalBase + a.path)}">`,
     )
     .join("");
-  const description = opts.description
-    ? `<meta name="description" content="${esc(opts.description)}"><meta property="og:description" content="${esc(opts.description)}">`
-    : "";
+  // Every page has one (search results, an article or portal without a description): search
+  // engines show it, and Lighthouse's SEO audit wants it.
+  const about = esc(opts.description || title);
+  const description = `<meta name="description" content="${about}"><meta property="og:description" content="${about}">`;
   const jsonLd = opts.jsonLd
     ? `<script type="application/ld+json">${JSON.stringify(opts.jsonLd).replace(/</g, "\\u003c")}</script>`
     : "";
