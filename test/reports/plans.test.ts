@@ -132,9 +132,13 @@ describe("report query plans", () => {
     }
   });
 
-  it("the channel summary reads one range of a covering index of conversations", async () => {
-    const p = await plan(statusCountsByInbox(db, 1, span));
-    expect(p).toMatch(/SEARCH conversations USING COVERING INDEX conversations_account_created/);
-    expect(p).not.toMatch(/SCAN conversations/);
+  it("the channel summary reads rollups by primary key, and the edges' conversations by a covering index", async () => {
+    // Partial hours at both ends, whole hours and whole days between: every arm of the read.
+    const p = await plan(statusCountsByInbox(db, 1, { from: span.from + 60, to: span.to - 60 }));
+    expect(p.match(/SEARCH conversation_status_rollups USING PRIMARY KEY/g)).toHaveLength(3);
+    expect(
+      p.match(/SEARCH conversations USING COVERING INDEX conversations_account_created/g),
+    ).toHaveLength(2);
+    expect(p).not.toMatch(/SCAN (conversations|conversation_status_rollups)/);
   });
 });

@@ -110,6 +110,29 @@ export const reportingRollups = sqliteTable(
 );
 
 /**
+ * Conversations per account, UTC hour or day of creation, inbox and **current** status: the
+ * channel summary's counts (summary_reports/channel), read from these rows instead of one index
+ * entry per conversation. Kept by triggers on conversations (migration 0034: insert, a change of
+ * status, inbox or creation time, delete), so every writer keeps them exact in its own statement.
+ * WITHOUT ROWID (the migration; drizzle cannot declare it): a range of periods is one read.
+ */
+export const conversationStatusRollups = sqliteTable(
+  "conversation_status_rollups",
+  {
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    grain: text("grain").$type<"hour" | "day">().notNull(),
+    /** Unix seconds of the UTC hour's or day's start. */
+    period: integer("period").notNull(),
+    inboxId: integer("inbox_id").notNull(),
+    status: text("status").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.grain, t.period, t.inboxId, t.status] })],
+);
+
+/**
  * An inbox's open intervals (UTC seconds, from its working hours in its timezone via Intl),
  * with the business seconds before each: business seconds between two times are two indexed
  * lookups, so business-hours values are computed in SQL inside the event's batch.

@@ -30,9 +30,9 @@ type StatusCounts = Record<ConversationStatus, number> & { total: number };
 
 /**
  * Conversations created in the range per channel type and current status (Chatwoot's
- * summary_reports/channel). The only report read from conversations rather than facts: a status
- * is today's, not an event's. Both bounds are required and the range is at most six months, so
- * the read (one covering-index range) stays bounded.
+ * summary_reports/channel). The only report not read from facts: a status is today's, not an
+ * event's, so it is read from rollups of conversations by their current status (queries.breakdowns:
+ * statusCountsByInbox). Both bounds are required and the range is at most six months.
  */
 export async function channelSummary(db: Db, accountId: number, input: RangeInput) {
   if (input.since === undefined || input.until === undefined) {
@@ -60,8 +60,10 @@ export async function channelSummary(db: Db, accountId: number, input: RangeInpu
       total: 0,
     };
     out[channel] = counts;
-    counts[row.status] += row.count;
-    counts.total += row.count;
+    if (row.status in counts && row.status !== "total") {
+      counts[row.status as ConversationStatus] += row.count;
+      counts.total += row.count;
+    }
   }
   return out;
 }
