@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { describeAuthMatrix } from "../../support/auth-matrix";
 import { addInboxMember, createAgent, createInbox, createWorld } from "../../support/factories";
+import { createAttachment } from "../../support/factories-automation";
 import { createConversation, MT } from "../../support/factories-conversations";
 import { api, expectError } from "../../support/http";
 import { trail } from "../../support/trail";
@@ -366,4 +367,47 @@ describeAuthMatrix("POST macros/{id}/execute", {
     return `${base(w.account.id)}/${res.body.payload.id}/execute`;
   },
   body: { conversation_ids: [1] },
+});
+
+describe("macros: send_attachment", () => {
+  it("names files of conversations the macro's author may see (an agent: their inboxes only)", async () => {
+    const { account, admin, agent, inbox } = await createWorld();
+    const theirs = await createInbox(account.id);
+    await addInboxMember(theirs.id, agent.id);
+    const visible = await createAttachment(account.id, theirs.id);
+    const hidden = await createAttachment(account.id, inbox.id);
+    const other = await createWorld();
+    const foreign = await createAttachment(other.account.id, other.inbox.id);
+    const macro = (ids: number[]) => ({
+      name: "Send terms",
+      actions: [{ action_name: "send_attachment", action_params: ids }],
+    });
+    const post = (token: string, body: unknown) =>
+      api(base(account.id), { method: "POST", token, body });
+
+    expect((await post(agent.token, macro([visible.id]))).status).toBe(200);
+    const refused = await post(agent.token, macro([visible.id, hidden.id]));
+    expectError(refused, 422);
+    expect(refused.body.details).toEqual([
+      {
+        path: "actions.0.action_params",
+        message: `${hidden.id} is not a file of a conversation you may see`,
+      },
+    ]);
+    expectError(await post(admin.token, macro([foreign.id])), 422);
+    // An administrator sees every inbox; their global macro sends the file whoever runs it.
+    expect((await post(admin.token, { ...macro([hidden.id]), visibility: "global" })).status).toBe(
+      200,
+    );
+    // An update is checked the same way.
+    const mine = await create(account.id, agent.token, macro([visible.id]));
+    const patched = await api(`${base(account.id)}/${mine.id}`, {
+      method: "PATCH",
+      token: agent.token,
+      body: { actions: macro([hidden.id]).actions },
+    });
+    expectError(patched, 422);
+    const names = await rows("SELECT name FROM macros WHERE account_id = ?", account.id);
+    expect(names).toHaveLength(3);
+  });
 });

@@ -1,6 +1,8 @@
-import { and, asc, count, eq, or } from "drizzle-orm";
+import { and, asc, count, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { macros } from "../../db/schema";
+import { attachments, conversations, macros, messages } from "../../db/schema";
+import type { Viewer } from "../conversations/policy";
+import { visibleInboxIds } from "../conversations/queries";
 
 export type NewMacro = typeof macros.$inferInsert;
 
@@ -44,3 +46,33 @@ export const updateMacroRow = (db: Db, accountId: number, id: number, values: Pa
 
 export const deleteMacroRow = (db: Db, accountId: number, id: number) =>
   db.delete(macros).where(and(eq(macros.accountId, accountId), eq(macros.id, id)));
+
+/**
+ * Which of `ids` are files of messages in conversations `viewer` may see (the ids a macro's
+ * send_attachment may name): one query, ids bounded by the actions' own bounds.
+ */
+export async function visibleAttachmentIds(
+  db: Db,
+  accountId: number,
+  viewer: Viewer,
+  ids: number[],
+): Promise<Set<number>> {
+  if (ids.length === 0) {
+    return new Set();
+  }
+  const inboxIds = visibleInboxIds(db, viewer);
+  const rows = await db
+    .select({ id: attachments.id })
+    .from(attachments)
+    .innerJoin(messages, eq(messages.id, attachments.messageId))
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(
+      and(
+        eq(attachments.accountId, accountId),
+        inArray(attachments.id, ids),
+        inboxIds ? inArray(conversations.inboxId, inboxIds) : undefined,
+      ),
+    )
+    .all();
+  return new Set(rows.map((r) => r.id));
+}

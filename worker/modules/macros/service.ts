@@ -4,6 +4,7 @@ import type { AuditWho } from "../audit-logs/service";
 import { auditedChanges, auditStatement, INSERTED_ID } from "../audit-logs/service";
 import { actionProblems } from "../automation-rules/validate.actions";
 import type { ConversationScope } from "../conversations/access";
+import { viewerOf } from "../conversations/policy";
 import { MACRO_ACTIONS } from "./actions";
 import {
   countMacros,
@@ -12,6 +13,7 @@ import {
   insertMacro,
   type NewMacro,
   updateMacroRow,
+  visibleAttachmentIds,
   visibleMacros,
 } from "./queries";
 import { MAX_MACROS_PER_ACCOUNT, type MacroCreate, type MacroUpdate } from "./schema";
@@ -48,11 +50,37 @@ export async function loadMacro(
 const visibilityFor = (scope: MacroScope, asked: MacroRow["visibility"] | undefined) =>
   scope.role === "administrator" ? asked : asked === undefined ? undefined : "personal";
 
+/**
+ * send_attachment names files of the account's messages (Chatwoot's macros attach a file uploaded
+ * to the macro instead; docs/agent-tools.md). Whoever saves the macro must be able to see each
+ * file's conversation: an agent cannot send, through a macro, a file of an inbox they are not
+ * in. The check is at saving, as Chatwoot's file belongs to the macro once attached: a global
+ * macro's file goes out whoever runs it.
+ */
+async function attachmentProblems(scope: MacroScope, actions: MacroCreate["actions"]) {
+  const wanted = actions.flatMap((a, i) =>
+    a.action_name === "send_attachment"
+      ? a.action_params.map((id) => ({ id: Number(id), path: `actions.${i}.action_params` }))
+      : [],
+  );
+  const ids = [...new Set(wanted.map((w) => w.id).filter(Number.isSafeInteger))];
+  const seen = await visibleAttachmentIds(scope.deps.db, scope.account.id, viewerOf(scope), ids);
+  return wanted
+    .filter((w) => !seen.has(w.id))
+    .map((w) => ({
+      path: w.path,
+      message: `${w.id} is not a file of a conversation you may see`,
+    }));
+}
+
 async function checkActions(scope: MacroScope, actions: MacroCreate["actions"] | undefined) {
   if (!actions) {
     return;
   }
   const problems = await actionProblems(scope.deps, scope.account.id, actions, MACRO_ACTIONS);
+  if (problems.length === 0) {
+    problems.push(...(await attachmentProblems(scope, actions)));
+  }
   if (problems.length > 0) {
     throw invalidFields(problems, problems.map((p) => `${p.path}: ${p.message}`).join("; "));
   }
