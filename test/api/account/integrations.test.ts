@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { describeAuthMatrix } from "../../support/auth-matrix";
 import { createWorld } from "../../support/factories";
@@ -87,6 +88,56 @@ describe("integrations", () => {
     const offAgain = await patchHook(w, off.body.id, { status: 0, settings: { name: "CRM" } });
     expect(offAgain.body).toMatchObject({ status: false, settings: { name: "CRM" } });
     expect((await webhooks(w))[0]?.disabled_at).not.toBeNull();
+  });
+
+  it("status 0 is stored with the hook in one write, which its audit row records", async () => {
+    const w = await createWorld();
+    const audits = async () =>
+      (
+        await env.DB.prepare(
+          "SELECT action, audited_changes FROM audit_logs WHERE account_id = ? AND auditable_type = 'Webhook' ORDER BY id",
+        )
+          .bind(w.account.id)
+          .all<{ action: string; audited_changes: string }>()
+      ).results.map((r) => [r.action, JSON.parse(r.audited_changes)]);
+    const off = await createHook(w, {
+      app_id: "webhook",
+      status: 0,
+      settings: { url: "https://a.example.com/one" },
+    });
+    const disabledAt = (await webhooks(w))[0]?.disabled_at;
+    expect(disabledAt).toEqual(expect.any(Number));
+    // One row, and it says the webhook was made disabled (no later, unaudited update).
+    expect(await audits()).toEqual([
+      [
+        "create",
+        expect.objectContaining({ url: "https://a.example.com/one", disabled_at: disabledAt }),
+      ],
+    ]);
+    const on = await patchHook(w, off.body.id, { status: 1 });
+    expect(on.body.status).toBe(true);
+    const moved = await patchHook(w, off.body.id, {
+      status: 0,
+      settings: { url: "https://a.example.com/two" },
+    });
+    expect(moved.body).toMatchObject({
+      status: false,
+      settings: { url: "https://a.example.com/two" },
+    });
+    const changes = (await audits()).slice(1);
+    expect(changes).toEqual([
+      ["update", { disabled_at: [disabledAt, null] }],
+      [
+        "update",
+        {
+          url: ["https://a.example.com/one", "https://a.example.com/two"],
+          disabled_at: [null, expect.any(Number)],
+        },
+      ],
+    ]);
+    // Nothing to change: no write at all.
+    await patchHook(w, off.body.id, { status: 0 });
+    expect(await audits()).toHaveLength(3);
   });
 
   it("deletes the hook and its webhook", async () => {

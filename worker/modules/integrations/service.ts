@@ -1,7 +1,7 @@
 import type { Deps } from "../../events/deps";
 import { invalidField } from "../../lib/errors";
-import { disableWebhook, type WebhookWithInbox } from "../webhooks/queries";
-import { createWebhook, loadWebhook, updateWebhook } from "../webhooks/service";
+import type { WebhookWithInbox } from "../webhooks/queries";
+import { createWebhook, updateWebhook } from "../webhooks/service";
 import { DASHBOARD_APPS_APP, UNAVAILABLE_APPS, WEBHOOK_APP } from "./apps";
 import type { HookCreate, HookUpdate } from "./schema";
 
@@ -25,37 +25,39 @@ function assertOffered(appId: string): void {
   );
 }
 
-/** Status 0: the webhook stops receiving (as after a 410 Gone) until a hook update enables it. */
-async function disabled(deps: Deps, row: WebhookWithInbox): Promise<WebhookWithInbox> {
-  await disableWebhook(deps.db, row.webhook.id, deps.now());
-  return loadWebhook(deps, row.webhook.accountId, row.webhook.id);
-}
-
-/** A hook of the webhook app is a webhook of the account: every rule of webhooks applies. */
+/**
+ * A hook of the webhook app is a webhook of the account: every rule of webhooks applies. Status
+ * 0 stores it disabled (it receives nothing, as after a 410 Gone) in the same write.
+ */
 export async function createHook(
   deps: Deps,
   accountId: number,
   input: HookCreate,
 ): Promise<WebhookWithInbox> {
   assertOffered(input.app_id);
-  const row = await createWebhook(deps, accountId, {
-    ...input.settings,
-    inbox_id: input.inbox_id,
-  });
-  return input.status === false ? disabled(deps, row) : row;
+  return createWebhook(
+    deps,
+    accountId,
+    { ...input.settings, inbox_id: input.inbox_id },
+    { disabled: input.status === false },
+  );
 }
 
-/** Settings change the webhook; status 1 enables it, 0 disables it, none keeps it as it is. */
+/**
+ * Settings change the webhook; status 1 enables it, 0 disables it, none keeps it as it is. One
+ * write: the settings and the new state together (none when nothing changes).
+ */
 export async function updateHook(
   deps: Deps,
   current: WebhookWithInbox,
   input: HookUpdate,
 ): Promise<WebhookWithInbox> {
-  const wasEnabled = current.webhook.disabledAt === null;
-  const enable = input.status ?? wasEnabled;
-  let row = current;
-  if (input.settings !== undefined || (enable && !wasEnabled)) {
-    row = await updateWebhook(deps, current, input.settings ?? {}); // enables it
+  const disabledAt = current.webhook.disabledAt;
+  const enable = input.status ?? disabledAt === null;
+  if (input.settings === undefined && enable === (disabledAt === null)) {
+    return current;
   }
-  return enable || (!wasEnabled && input.settings === undefined) ? row : disabled(deps, row);
+  // Kept disabled since when it was; newly disabled from now; enabled: null.
+  const next = enable ? null : (disabledAt ?? deps.now());
+  return updateWebhook(deps, current, input.settings ?? {}, { disabledAt: next });
 }

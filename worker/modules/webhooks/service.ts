@@ -91,10 +91,17 @@ export async function createWebhook(
   deps: Deps,
   accountId: number,
   input: WebhookCreate,
+  opts: { disabled?: boolean } = {},
 ): Promise<WebhookWithInbox> {
   const values = await checkedValues(deps, accountId, input);
   try {
-    const attributes = { subscriptions: [...DEFAULT_SUBSCRIPTIONS], ...values, url: input.url };
+    const attributes = {
+      subscriptions: [...DEFAULT_SUBSCRIPTIONS],
+      ...values,
+      url: input.url,
+      // A hook saved with status 0 (modules/integrations) is stored disabled in the same write.
+      ...(opts.disabled ? { disabledAt: deps.now() } : {}),
+    };
     const [[row]] = await deps.db.batch([
       insertWebhook(deps.db, { ...attributes, accountId, secret: newWebhookSecret() }),
       auditRow(deps, {
@@ -111,16 +118,20 @@ export async function createWebhook(
   }
 }
 
-/** E16: omitted fields stay; any update re-enables a webhook a 410 had disabled. */
+/**
+ * E16: omitted fields stay; any update re-enables a webhook a 410 had disabled, unless
+ * `disabledAt` says what it becomes (a hook's status 0: modules/integrations), in the same write.
+ */
 export async function updateWebhook(
   deps: Deps,
   current: WebhookWithInbox,
   input: WebhookUpdate,
+  opts: { disabledAt?: number | null } = {},
 ): Promise<WebhookWithInbox> {
   const { webhook } = current;
   const values = await checkedValues(deps, webhook.accountId, input, webhook.id);
   try {
-    const change = { ...values, disabledAt: null };
+    const change = { ...values, disabledAt: opts.disabledAt ?? null };
     const changes = auditedChanges(webhook, change);
     const update = updateWebhookRow(deps.db, webhook.id, { ...change, updatedAt: deps.now() });
     const audit = auditRow(deps, {
