@@ -1,8 +1,8 @@
 import type { MacroRow } from "../../db/schema";
-import { ApiError } from "../../lib/errors";
 import { bindingMailer } from "../../lib/mail";
 import { runActions, type StoredAction } from "../automation-rules/executor";
-import { loadConversationFor } from "../conversations/access";
+import { viewerOf } from "../conversations/policy";
+import { visibleConversationIds } from "./queries";
 import type { MacroScope } from "./service";
 
 export type MacroResult = {
@@ -17,6 +17,9 @@ export type MacroResult = {
  * performed_by the user, its activity message names them: "Conversation was marked resolved by
  * Ann"), and a conversation they may not see is skipped, as one of another account is, answered
  * not_found either way. Each conversation once, however often it is named, in the order given.
+ * Which of them the caller may see is one query for all (loadConversationFor's rule: the
+ * account's, in an inbox the caller sees); each action still reads its conversation as it is
+ * then (runActions), since the previous action may have changed it.
  */
 export async function executeMacro(
   scope: MacroScope,
@@ -35,16 +38,13 @@ export async function executeMacro(
   };
   const mailer = bindingMailer(deps.env, log);
   const results: MacroResult[] = [];
-  for (const displayId of new Set(displayIds)) {
-    let conversationId: number;
-    try {
-      conversationId = (await loadConversationFor(scope, displayId)).id;
-    } catch (err) {
-      if (err instanceof ApiError && err.code === "not_found") {
-        results.push({ conversation_id: displayId, status: "not_found", failed_actions: [] });
-        continue;
-      }
-      throw err;
+  const wanted = [...new Set(displayIds)];
+  const visible = await visibleConversationIds(deps.db, scope.account.id, viewerOf(scope), wanted);
+  for (const displayId of wanted) {
+    const conversationId = visible.get(displayId);
+    if (conversationId === undefined) {
+      results.push({ conversation_id: displayId, status: "not_found", failed_actions: [] });
+      continue;
     }
     const failures = await runActions({
       scope: { ...scope, origin: deps.origin },

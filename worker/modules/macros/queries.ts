@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { attachments, conversations, macros, messages } from "../../db/schema";
 import type { Viewer } from "../conversations/policy";
-import { visibleInboxIds } from "../conversations/queries";
+import { visibleInboxIds, visibleTo } from "../conversations/queries";
 
 export type NewMacro = typeof macros.$inferInsert;
 
@@ -75,4 +75,31 @@ export async function visibleAttachmentIds(
     )
     .all();
   return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * The conversations among `displayIds` that `viewer` may see, by display id: the ids an execute
+ * call names (at most 25) in one query instead of two per conversation.
+ */
+export async function visibleConversationIds(
+  db: Db,
+  accountId: number,
+  viewer: Viewer,
+  displayIds: number[],
+): Promise<Map<number, number>> {
+  if (displayIds.length === 0) {
+    return new Map();
+  }
+  const rows = await db
+    .select({ id: conversations.id, displayId: conversations.displayId })
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.accountId, accountId),
+        inArray(conversations.displayId, displayIds),
+        visibleTo(db, viewer),
+      ),
+    )
+    .all();
+  return new Map(rows.map((r) => [r.displayId, r.id]));
 }
