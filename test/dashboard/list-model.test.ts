@@ -1,31 +1,22 @@
 import { describe, expect, it } from "vitest";
 import type { Conversation, Frame, Message, Summary } from "../../dashboard/src/lib/types";
 import { DEFAULT_FILTER, type ListFilter, ListModel } from "../../dashboard/src/state/list-model";
+import { conversationOf } from "./fixtures";
 
 const ME = 7;
 
 function conv(id: number, over: Partial<Conversation> = {}): Conversation {
-  return {
-    id,
-    inbox_id: 1,
-    status: "open",
-    priority: null,
-    labels: [],
-    muted: false,
-    snoozed_until: null,
+  return conversationOf(id, {
     created_at: 1000 + id,
     updated_at: 1000 + id,
     last_activity_at: 1000 + id,
-    unread_count: 0,
-    contact_last_seen_at: 0,
-    last_non_activity_message: null,
     meta: {
       sender: { id, name: `Contact ${id}`, email: null, phone_number: null },
       assignee: { id: ME, name: "Me" },
       team: null,
     },
     ...over,
-  };
+  });
 }
 
 function frame(event: string, s: Partial<Summary> & { id: number }, seq = 1): Frame {

@@ -7,6 +7,7 @@ import {
   setTitleCount,
   soundOn,
 } from "../../dashboard/src/state/notify";
+import { messageOf } from "./fixtures";
 
 const ME = 7;
 const shown: { title: string; options: NotificationOptions }[] = [];
@@ -39,19 +40,8 @@ class FakeAudio {
   }
 }
 
-const message = (id: number, over: Partial<Message> = {}): Message => ({
-  id,
-  content: `hello ${id}`,
-  conversation_id: 3,
-  message_type: 0,
-  seq: id,
-  created_at: 1_700_000_000 + id,
-  private: false,
-  status: "sent",
-  content_type: "text",
-  echo_id: null,
-  ...over,
-});
+const message = (id: number, over: Partial<Message> = {}) =>
+  messageOf(id, { content: `hello ${id}`, conversation_id: 3, ...over });
 
 const held = (last: Message | null): Conversation =>
   ({

@@ -9,43 +9,24 @@ import {
   openThread,
   prefetch,
 } from "../../dashboard/src/state/thread";
+import { conversationOf, messageOf } from "./fixtures";
 
 const ACCOUNT = 1;
 const ID = 5;
 
-const message = (seq: number): Message => ({
-  id: 100 + seq,
-  content: `message ${seq}`,
-  conversation_id: ID,
-  message_type: 0,
-  seq,
-  created_at: 1_700_000_000 + seq,
-  private: false,
-  status: "sent",
-  content_type: "text",
-  echo_id: null,
-});
+const message = (seq: number): Message =>
+  messageOf(100 + seq, {
+    seq,
+    content: `message ${seq}`,
+    conversation_id: ID,
+    created_at: 1_700_000_000 + seq,
+  });
 
-const record: Conversation = {
-  id: ID,
-  inbox_id: 1,
-  status: "open",
-  priority: null,
-  labels: [],
-  muted: false,
-  snoozed_until: null,
-  created_at: 1_700_000_000,
+const record: Conversation = conversationOf(ID, {
   updated_at: 1_700_000_020,
   last_activity_at: 1_700_000_020,
-  unread_count: 0,
-  contact_last_seen_at: 0,
   last_non_activity_message: message(20),
-  meta: {
-    sender: { id: 3, name: "Ada", email: null, phone_number: null },
-    assignee: null,
-    team: null,
-  },
-};
+});
 
 /** Every request and socket the app makes, answered as the API would. */
 const calls: string[] = [];

@@ -18,6 +18,7 @@ import {
 import type { AssigneeTab, SortKey } from "../state/list-model";
 import { conversationPath, go } from "../state/route";
 import { prefetch } from "../state/thread";
+import { useHeight } from "./useHeight";
 
 /** Every row has this height, so 10,000 of them cost a few dozen elements (windowed). */
 export const ROW_HEIGHT = 72;
@@ -190,18 +191,7 @@ export function ConversationList({
   const ids = rows();
   const scroller = useRef<HTMLDivElement>(null);
   const [top, setTop] = useState(0);
-  const [height, setHeight] = useState(800);
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) {
-      return;
-    }
-    const measure = () => setHeight(el.clientHeight || 800);
-    measure();
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  const height = useHeight(scroller);
   const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(ids.length, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
   useEffect(() => {

@@ -29,7 +29,7 @@ function AttachmentView({ a }: { a: Attachment }) {
 export function MessageView({ m, seen }: { m: Message; seen: boolean }) {
   if (m.message_type === 2) {
     return (
-      <li class="activity">
+      <li class="activity" data-id={m.id}>
         <span>{m.content}</span> <time>{clock(m.created_at)}</time>
       </li>
     );

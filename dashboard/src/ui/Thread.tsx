@@ -1,4 +1,3 @@
-import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { inboxName } from "../state/account";
 import { conversationPath, go } from "../state/route";
 import {
@@ -6,8 +5,6 @@ import {
   contactSeenAt,
   conversation,
   discard,
-  hasOlder,
-  loadOlder,
   messages,
   pending,
   retry,
@@ -20,6 +17,7 @@ import { Actions } from "./Actions";
 import { Composer } from "./Composer";
 import { DashboardApps } from "./DashboardApps";
 import { MessageView } from "./Message";
+import { useAnnouncement, useThreadWindow } from "./useThreadWindow";
 
 function Pendings() {
   return (
@@ -54,19 +52,8 @@ function Pendings() {
 export function Thread({ accountId }: { accountId: number }) {
   const c = conversation.value;
   const list = messages.value;
-  const scroller = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-  const count = list.length + pending.value.length;
-  // New messages keep the view at the bottom, unless the agent scrolled up to read.
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (el && stick.current) {
-      el.scrollTop = el.scrollHeight;
-    }
-  }, [count, c?.id]);
-  useEffect(() => {
-    stick.current = true;
-  }, [c?.id]);
+  const view = useThreadWindow(list, c?.id ?? 0);
+  const said = useAnnouncement(list, c?.id ?? 0);
   if (threadError.value) {
     return (
       <section class="thread-pane">
@@ -122,25 +109,28 @@ export function Thread({ accountId }: { accountId: number }) {
         aria-label="Messages"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable)
         tabIndex={0}
-        ref={scroller}
-        onScroll={(e) => {
-          const el = e.currentTarget as HTMLDivElement;
-          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-          if (el.scrollTop < 40 && hasOlder.peek()) {
-            const before = el.scrollHeight;
-            void loadOlder().then(() => {
-              el.scrollTop += el.scrollHeight - before;
-            });
-          }
-        }}
+        ref={view.scroller}
+        onScroll={view.onScroll}
       >
-        <ol class="thread" aria-live="polite" aria-relevant="additions">
-          {list.map((m) => (
+        <ol
+          class="thread"
+          ref={view.list}
+          data-loaded={list.length}
+          style={{ paddingTop: `${view.padTop}px`, paddingBottom: `${view.padBottom}px` }}
+        >
+          {list.slice(view.first, view.last).map((m) => (
             <MessageView key={m.id} m={m} seen={m.created_at <= seenAt} />
           ))}
-          <Pendings />
         </ol>
+        {pending.value.length > 0 && (
+          <ol class="thread" aria-label="Sending">
+            <Pendings />
+          </ol>
+        )}
       </section>
+      <p class="sr" aria-live="polite">
+        {said}
+      </p>
       <p class="typing" aria-live="polite">
         {typers.value.length > 0 &&
           `${typers.value.map((t) => t.name || "Someone").join(", ")} ${typers.value.length > 1 ? "are" : "is"} typing…`}
