@@ -103,9 +103,10 @@ describe("dashboard apps", () => {
     // Another conversation, picked in the list: the open app hears of it without asking.
     await page.getByRole("tab", { name: /Unassigned/ }).click();
     await listRow(page, second).click();
+    // With its messages too, once they have come.
     await expect
       .poll(async () => (await received(frame)).at(-1))
-      .toMatch(new RegExp(`^${second} / Henry Visitor / ${ADA.email} / `));
+      .toBe(`${second} / Henry Visitor / ${ADA.email} / Refund for 2002 please / ${origin}`);
     // The frame stayed (no reload): its earlier contexts are still listed.
     expect((await received(frame)).slice(0, 3)).toEqual([firstContext, firstContext, firstContext]);
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { acct, request } from "../lib/api";
+import { effect } from "../lib/signal";
 import type { Conversation } from "../lib/types";
 import { profile, token } from "../state/session";
 import { messages } from "../state/thread";
@@ -96,12 +97,27 @@ export function DashboardApps({ accountId, c }: { accountId: number; c: Conversa
     return () => removeEventListener("message", onMessage);
   }, []);
 
-  // Another conversation opened: every frame already there hears of it.
-  useEffect(() => {
+  const sendAll = () => {
     for (const [frame, origin] of frames.current) {
       send(frame, origin);
     }
-  }, [c.id]);
+  };
+  // Another conversation opened: every frame already there hears of it at once, and once more
+  // when its messages have come (an opened conversation's messages often arrive after it).
+  useEffect(sendAll, [c.id]);
+  const withMessages = useRef(0);
+  useEffect(
+    () =>
+      effect(() => {
+        const id = current.current.id;
+        const has = messages.value.some((m) => m.conversation_id === id);
+        if (has && withMessages.current !== id) {
+          withMessages.current = id;
+          sendAll();
+        }
+      }),
+    [],
+  );
 
   if (apps.length === 0) {
     return null;
