@@ -79,6 +79,21 @@ function d1File(dir) {
   return path.join(d, f);
 }
 
+async function untilInD1(dir, n) {
+  const db = new DatabaseSync(d1File(dir), { readOnly: true });
+  const count = db.prepare("SELECT count(*) AS n FROM messages WHERE conversation_id = 1");
+  try {
+    for (const end = Date.now() + 30_000; Date.now() < end; ) {
+      if (count.get().n >= n) {
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    db.close();
+  }
+}
+
 export async function measureKill(port, seed, wsPath) {
   const { dir } = freshDatabase("realtime-kill", seed);
   const echoes = Array.from({ length: MESSAGES }, (_, i) => `kill-${i}`);
@@ -98,6 +113,9 @@ export async function measureKill(port, seed, wsPath) {
     // what was stored before the kill.
     const rest = echoes.filter((e) => !acks.has(e));
     await burst(`${server.base.replace("http", "ws")}${wsPath}`, rest, acks);
+    // Acks leave once the room's log has a message; D1 gets it behind: wait for it (30 s at
+    // most) before stopping the server, as a client reading D1 would.
+    await untilInD1(dir, acks.size);
   } finally {
     await server.stop();
   }

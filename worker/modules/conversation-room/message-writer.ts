@@ -291,6 +291,8 @@ export class MessageWriter {
       throw err;
     }
     this.count("d1_messages", group.length);
+    // The room's counters did not see this group: they are read again with the next one.
+    this.inRoom.drop();
     const { stored, counters, conversation } = batch.read(results);
     if (conversation) {
       this.conversation?.wrote(conversation, since);
