@@ -14,6 +14,7 @@ import {
   startDashboardWorld,
   visitorConversation,
 } from "./dashboard-world.mts";
+import { violations } from "./axe.mts";
 import { launchChromium } from "./harness.mts";
 
 let world: Awaited<ReturnType<typeof startDashboardWorld>>;
@@ -86,11 +87,13 @@ describe("dashboard apps", () => {
     await page.locator(".thread .msg", { hasText: "Where is order 1001?" }).waitFor();
     // No frame until the tab is opened; the messages until then.
     expect(await page.locator("iframe").count()).toBe(0);
+    expect(await violations(page), "tabs").toEqual([]);
     await page.getByRole("tab", { name: "Orders" }).click();
     const iframe = page.locator('iframe[title="Orders"]');
     await iframe.waitFor();
     expect(await iframe.getAttribute("sandbox")).not.toMatch(/allow-top-navigation/);
     expect(await page.locator(".messages").isVisible()).toBe(false);
+    expect(await violations(page), "app open").toEqual([]);
 
     const frame = page.frameLocator('iframe[title="Orders"]');
     const origin = new URL(world.base).origin;

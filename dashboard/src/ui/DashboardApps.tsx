@@ -140,7 +140,7 @@ export function DashboardApps({ accountId, c }: { accountId: number; c: Conversa
             role="tab"
             id={`dash-tab-${app.id}`}
             aria-selected={open === app.id}
-            aria-controls={`dash-app-${app.id}`}
+            aria-controls={shown.includes(app.id) ? `dash-app-${app.id}` : undefined}
             onClick={() => choose(app.id)}
           >
             {app.title}
