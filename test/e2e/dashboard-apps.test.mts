@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, FrameLocator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { violations } from "./axe.mts";
 import {
   ADA,
   adaApi,
@@ -14,7 +15,6 @@ import {
   startDashboardWorld,
   visitorConversation,
 } from "./dashboard-world.mts";
-import { violations } from "./axe.mts";
 import { launchChromium } from "./harness.mts";
 
 let world: Awaited<ReturnType<typeof startDashboardWorld>>;
