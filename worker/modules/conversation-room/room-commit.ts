@@ -41,6 +41,8 @@ const unseenBy = (mark: ConversationRow | undefined, m: { seq: number; createdAt
  */
 export class RoomCommit {
   private counters: Counters | undefined;
+  /** Bumped by drop(): counters computed from what a commit held before its reads are not kept. */
+  private drops = 0;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -62,6 +64,7 @@ export class RoomCommit {
   /** The room's counters no longer hold (a read receipt, any conversation change). */
   drop(): void {
     this.counters = undefined;
+    this.drops += 1;
   }
 
   async commit(group: Ready[]): Promise<void> {
@@ -83,7 +86,11 @@ export class RoomCommit {
         needs.guarded.push(p.req);
       }
     }
-    if (!this.counters) {
+    // What the room holds now: a drop during the reads below (a conversation event passing the
+    // room) must neither leave this commit without counters nor be undone by it.
+    const held = this.counters;
+    const drops = this.drops;
+    if (!held) {
       needs.counters = last.counters;
     }
     const cached = this.conversation?.peek();
@@ -122,7 +129,15 @@ export class RoomCommit {
       this.log.append(entries);
       this.seq.persist();
     });
-    const counters = this.countersAfter(checked.counters, cached ?? checked.conversation, entries);
+    const counters = this.countersAfter(
+      checked.counters ?? (held as Counters),
+      checked.counters === undefined,
+      cached ?? checked.conversation,
+      entries,
+    );
+    if (this.drops === drops) {
+      this.counters = counters;
+    }
     let row =
       cached ??
       (checked.conversation ? this.withLoggedTouches(checked.conversation, entries) : undefined);
@@ -169,20 +184,22 @@ export class RoomCommit {
    * group's among them); else the counters held, moved by the group. Dropped by every
    * conversation change passing the room (a read among them), so the read mark is current.
    */
+  /**
+   * `base`: counters read from D1 with this group (the log's unseen messages are added), or
+   * those the room held (`held`: only this group's are added).
+   */
   private countersAfter(
-    read: Counters | undefined,
+    base: Counters,
+    held: boolean,
     mark: ConversationRow | undefined,
     entries: LogEntry[],
   ): Counters {
-    if (read !== undefined) {
+    if (!held) {
       const inLog = this.log.incoming().filter((m) => unseenBy(mark, m)).length;
-      this.counters = { ...read, unread: read.unread + inLog };
-    } else {
-      const held = this.counters as Counters;
-      const added = entries.filter((e) => e.row.messageType === 0 && unseenBy(mark, e.row));
-      this.counters = { ...held, unread: held.unread + added.length };
+      return { ...base, unread: base.unread + inLog };
     }
-    return this.counters;
+    const added = entries.filter((e) => e.row.messageType === 0 && unseenBy(mark, e.row));
+    return { ...base, unread: base.unread + added.length };
   }
 
   /** A row read from D1 lacks the clocks of messages still in the log (but this group's). */
