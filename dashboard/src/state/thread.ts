@@ -18,6 +18,12 @@ export const contactSeenAt = signal(0);
 export const hasOlder = signal(false);
 export const threadState = signal<SocketState>("connecting");
 export const threadError = signal("");
+/**
+ * The conversation whose messages are on screen (0 while an open is reading them): what the
+ * thread does not need (the contact panel's reads) waits for it, so the one read an open makes
+ * does not share the server with them.
+ */
+export const shownFor = signal(0);
 
 let accountId = 0;
 let openId = 0;
@@ -335,9 +341,11 @@ export async function openThread(account: number, id: number) {
   } catch (err) {
     if (gen === generation) {
       threadError.value = err instanceof Error ? err.message : "Not found";
+      shownFor.value = id;
     }
     return;
   }
+  shownFor.value = id;
   socket = new LiveSocket({
     url: () => acct(account, `/conversations/${id}/live${query({ batch: 1, after: lastSeq })}`),
     token: () => token.peek(),
@@ -390,6 +398,7 @@ export function closeThread() {
   generation += 1;
   openId = 0;
   setOpen(0);
+  shownFor.value = 0;
   lastSeq = 0;
   byId.clear();
   conversation.value = null;

@@ -3,6 +3,7 @@ import { acct, request } from "../lib/api";
 import { ago } from "../lib/format";
 import type { Contact, Conversation } from "../lib/types";
 import { conversationPath } from "../state/route";
+import { shownFor } from "../state/thread";
 import { link } from "./SignIn";
 
 /** A contact attribute the account defined (values of others are refused by the API). */
@@ -18,8 +19,10 @@ export function ContactPanel({ accountId, c }: { accountId: number; c: Conversat
   const [others, setOthers] = useState<Conversation[]>([]);
   const [defs, setDefs] = useState<Definition[]>([]);
   const [error, setError] = useState("");
+  // Once the thread shows its messages: on a first open, that read goes alone to the server.
+  const ready = shownFor.value === c.id;
   useEffect(() => {
-    if (!id) {
+    if (!id || !ready) {
       return;
     }
     let live = true;
@@ -38,7 +41,7 @@ export function ContactPanel({ accountId, c }: { accountId: number; c: Conversat
     return () => {
       live = false;
     };
-  }, [accountId, id, c.id]);
+  }, [accountId, id, c.id, ready]);
   if (!contact) {
     return <aside class="contact-pane" aria-label="Contact" />;
   }
