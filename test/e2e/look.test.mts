@@ -4,7 +4,7 @@
 // Times and dates in the chat are pinned to one text first, so a baseline does not age.
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { ADMIN_TOKEN, agentApi, bubble, chat, chatFrame, launcher } from "./harness.mts";
+import { ADMIN_TOKEN, agentApi, bubble, chat, chatFrame, launcher, shot } from "./harness.mts";
 import { CORNER, expectLook, newVisitor, openChat, PHONE, useBrowser } from "./look-support.mts";
 
 const base = inject("parleyBase");
@@ -21,7 +21,18 @@ async function converse(page: Page, resolve: boolean) {
   const input = chat(page).locator("textarea");
   await input.fill("Hi! My order #1042 hasn't arrived yet.");
   await input.press("Enter");
-  await bubble(page, "Hello! How can we help?").waitFor();
+  await bubble(page, "Hello! How can we help?")
+    .waitFor()
+    .catch(async (err) => {
+      // Once seen in CI (the RTL case): the first line never reached the server. Keep what the
+      // chat showed, so the next failure says why.
+      await shot(page, "converse-no-greeting");
+      const shown = await chat(page)
+        .locator("main")
+        .textContent()
+        .catch(() => "(no log)");
+      throw new Error(`${err}\nthe chat showed: ${JSON.stringify(shown)}`);
+    });
   await input.fill("It was due on Monday.");
   await input.press("Enter");
   await bubble(page, "It was due on Monday.").waitFor();
