@@ -23,11 +23,14 @@ function deliveryOf(m: Message) {
 // One list at a time: where it is and whether it follows the end (no preact/hooks needed).
 const scroller: { current?: HTMLDivElement | null } = {};
 let pinned = true;
+/** Where the list last put itself: a scroll event that is not above it is not the visitor's. */
+let placedAt = 0;
 
 const toEnd = () => {
   const el = scroller.current;
   if (el && pinned) {
     el.scrollTop = el.scrollHeight;
+    placedAt = el.scrollTop;
   }
 };
 /**
@@ -47,10 +50,14 @@ const bindScroller = (el: HTMLDivElement | null) => {
   }
 };
 
+// The scroll event of the list's own move can arrive after content below grew (an image that
+// loaded) and before the observer follows it: only a move up from where the list put itself
+// (the visitor's) lets go of the end.
 const onScroll = () => {
   const el = scroller.current;
   if (el) {
-    pinned = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    pinned = atEnd || (pinned && el.scrollTop >= placedAt - 1);
   }
 };
 
