@@ -4,7 +4,12 @@ import * as t from "../../worker/db/schema";
 import { nowSeconds } from "../../worker/lib/time";
 import { templatesFor } from "../../worker/modules/templates/listener";
 import { db } from "../support/factories";
-import { createPublicConversation, createPublicWorld, pub } from "../support/factories-public";
+import {
+  conversationByUuid,
+  createPublicConversation,
+  createPublicWorld,
+  pub,
+} from "../support/factories-public";
 import { outboxRows, processEvents } from "../support/factories-webhooks";
 
 const week = (day: Partial<t.WorkingHour>) =>
@@ -23,11 +28,7 @@ const week = (day: Partial<t.WorkingHour>) =>
 async function chat(inbox: Partial<typeof t.inboxes.$inferInsert>, contact: unknown = {}) {
   const w = await createPublicWorld({ enableAutoAssignment: false, ...inbox });
   const c = await createPublicConversation(w.base, contact);
-  const row = await db()
-    .select()
-    .from(t.conversations)
-    .where(eq(t.conversations.uuid, c.conversation.uuid))
-    .get();
+  const row = await conversationByUuid(c.conversation.uuid);
   const say = async (content: string) => {
     const res = await pub(`${c.path}/messages`, { method: "POST", body: { content } });
     expect(res.status).toBe(200);

@@ -2,10 +2,8 @@
 // inbox and label, the range totals with the range before, the CSV — and the CSAT reads bounded
 // by indexes (query plans), the surveys-sent count included when no range is given.
 import { env } from "cloudflare:test";
-import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../worker/db/client";
-import * as t from "../../worker/db/schema";
 import { surveysSent } from "../../worker/modules/csat/queries";
 import { csatTotals } from "../../worker/modules/reports/queries.csat";
 import {
@@ -15,9 +13,8 @@ import {
   createAgent,
   createInbox,
   createTeam,
-  db,
 } from "../support/factories";
-import { createPublicConversation } from "../support/factories-public";
+import { conversationByUuid, createPublicConversation } from "../support/factories-public";
 import { api } from "../support/http";
 import { queryPlan } from "../support/query-plan";
 
@@ -47,11 +44,7 @@ async function world() {
 /** A conversation assigned (and teamed, labelled) as told, resolved, its survey rated. */
 async function rated(w: World, assigneeId: number, rating: number, team = false, vip = false) {
   const c = await createPublicConversation(w.inbox.inboxIdentifier);
-  const row = await db()
-    .select()
-    .from(t.conversations)
-    .where(eq(t.conversations.uuid, c.conversation.uuid))
-    .get();
+  const row = await conversationByUuid(c.conversation.uuid);
   const path = `/api/v1/accounts/${w.account.id}/conversations/${row?.displayId}`;
   const call = (url: string, body: unknown) =>
     api(`${path}${url}`, { method: "POST", token: w.admin.token, body });

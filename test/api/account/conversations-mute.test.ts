@@ -6,7 +6,11 @@ import { describe, expect, it } from "vitest";
 import * as t from "../../../worker/db/schema";
 import { addInboxMember, db } from "../../support/factories";
 import { act, createRule, labelsOf } from "../../support/factories-automation";
-import { createPublicConversation, createPublicWorld } from "../../support/factories-public";
+import {
+  conversationByUuid,
+  createPublicConversation,
+  createPublicWorld,
+} from "../../support/factories-public";
 import { processEvents } from "../../support/factories-webhooks";
 import { api } from "../../support/http";
 
@@ -21,11 +25,7 @@ async function world() {
   });
   const conversation = async () => {
     const c = await createPublicConversation(w.base);
-    const row = await db()
-      .select()
-      .from(t.conversations)
-      .where(eq(t.conversations.uuid, c.conversation.uuid))
-      .get();
+    const row = await conversationByUuid(c.conversation.uuid);
     const id = row?.id ?? 0;
     const call = (action: string, body: unknown = {}) =>
       api(`/api/v1/accounts/${w.account.id}/conversations/${row?.displayId}/${action}`, {

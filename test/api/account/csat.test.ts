@@ -2,7 +2,12 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as t from "../../../worker/db/schema";
 import { db } from "../../support/factories";
-import { createPublicConversation, createPublicWorld, pub } from "../../support/factories-public";
+import {
+  conversationByUuid,
+  createPublicConversation,
+  createPublicWorld,
+  pub,
+} from "../../support/factories-public";
 import { api } from "../../support/http";
 
 /** An inbox with CSAT on (a website inbox unless told), one visitor conversation in it. */
@@ -13,11 +18,7 @@ async function world(channelType: "Channel::WebWidget" | "Channel::Api" = "Chann
     enableAutoAssignment: false,
   });
   const c = await createPublicConversation(w.base, { name: "Vera", email: "vera@example.com" });
-  const row = await db()
-    .select()
-    .from(t.conversations)
-    .where(eq(t.conversations.uuid, c.conversation.uuid))
-    .get();
+  const row = await conversationByUuid(c.conversation.uuid);
   const toggle = (status: string) =>
     api(`/api/v1/accounts/${w.account.id}/conversations/${row?.displayId}/toggle_status`, {
       method: "POST",
@@ -81,11 +82,7 @@ describe("CSAT survey (inbox csat_survey_enabled)", () => {
   it("no survey when the inbox has it off", async () => {
     const w = await createPublicWorld({ csatSurveyEnabled: false });
     const c = await createPublicConversation(w.base);
-    const row = await db()
-      .select()
-      .from(t.conversations)
-      .where(eq(t.conversations.uuid, c.conversation.uuid))
-      .get();
+    const row = await conversationByUuid(c.conversation.uuid);
     await api(`/api/v1/accounts/${w.account.id}/conversations/${row?.displayId}/toggle_status`, {
       method: "POST",
       token: w.admin.token,
