@@ -55,9 +55,11 @@ describe("accessibility (axe-core)", () => {
         })
         .toBeGreaterThan(before);
       await agent.reply(conversation, "**Yes**, how can we help?");
+      // The inbox's greeting ("Hello! How can we help?") arrives too: only the reply's own
+      // words tell the two apart (Playwright's hasText ignores case).
       await page
         .frameLocator("parley-widget iframe")
-        .locator(".pw-msg", { hasText: "how can we help?" })
+        .locator(".pw-msg", { hasText: "Yes, how can we help?" })
         .waitFor();
       expect(await violations(chatFrame(page))).toEqual([]);
       await context.close();
