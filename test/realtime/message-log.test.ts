@@ -1,10 +1,9 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import * as t from "../../worker/db/schema";
-import { addInboxMember, createWorld, db } from "../support/factories";
+import { addInboxMember, createWorld } from "../support/factories";
 import { createConversationIn } from "../support/factories-conversations";
 import { api } from "../support/http";
+import { stored, untilStored } from "../support/room-log";
 import { type Frame, type LiveSocket, openSocket } from "../support/ws";
 
 async function setup() {
@@ -17,14 +16,6 @@ async function setup() {
   return { ...world, conversation, base, socket };
 }
 
-const stored = (conversationId: number) =>
-  db()
-    .select()
-    .from(t.messages)
-    .where(eq(t.messages.conversationId, conversationId))
-    .orderBy(t.messages.seq)
-    .all();
-
 const outboxOf = (conversationId: number) =>
   env.DB.prepare(
     "SELECT json_extract(payload, '$.message_id') AS id FROM event_outbox WHERE conversation_id = ? AND name = 'message_created' ORDER BY id",
@@ -32,18 +23,6 @@ const outboxOf = (conversationId: number) =>
     .bind(conversationId)
     .all<{ id: number }>()
     .then((r) => r.results.map((x) => x.id));
-
-/** Until D1 holds `n` messages of the conversation (the log is written behind the acks). */
-async function untilStored(conversationId: number, n: number) {
-  for (const deadline = Date.now() + 40_000; Date.now() < deadline; ) {
-    const rows = await stored(conversationId);
-    if (rows.length >= n) {
-      return rows;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`D1 never held ${n} messages`);
-}
 
 /** Every message whose content starts with `marker` fails to insert into D1 while it stands. */
 async function failInserts(marker: string) {

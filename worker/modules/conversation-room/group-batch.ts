@@ -9,7 +9,6 @@ import {
   type Counters,
   counterStatements,
   countersFrom,
-  guardedConversationId,
   insertAttachment,
   insertMessage,
   touchContact,
@@ -45,8 +44,7 @@ function createdEvent(req: AppendRequest, messageId: number): AnyDomainEvent {
 }
 
 /**
- * The one D1 batch of a group of messages: per message its insert (guarded when the sender's
- * access must still hold), its outbox and derived rows, the conversation's touch and its files;
+ * The one D1 batch of a group of messages: per message its insert, its outbox and derived rows, the conversation's touch and its files;
  * then the counters the presenter shows. `read` takes each message back out of the results.
  */
 export async function groupBatch(db: Db, group: Numbered[]) {
@@ -59,10 +57,9 @@ export async function groupBatch(db: Db, group: Numbered[]) {
   group.forEach(({ req, seq, id: messageId }, n) => {
     const files = req.attachments ?? [];
     const start = statements.length;
-    const conversationId = req.guard
-      ? guardedConversationId(db, req.conversationId, req.guard)
-      : req.conversationId;
-    statements.push(insertMessage(db, { ...req.values, id: messageId, conversationId, seq }));
+    statements.push(
+      insertMessage(db, { ...req.values, id: messageId, conversationId: req.conversationId, seq }),
+    );
     const writes = eventWrites(db, events[n] ?? [], req.record ?? NO_RECORDER);
     const eventsAt = statements.length;
     // Before the touch: the facts derived from the message (reply time, first response) read

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { type ConversationRow, conversations, type MessageRow } from "../../db/schema";
@@ -8,6 +8,7 @@ import {
   counterStatements,
   countersFrom,
   findByIdempotencyKeys,
+  keysSince,
 } from "../messages/queries";
 import type { AppendRequest } from "./types";
 
@@ -59,10 +60,10 @@ export function applyTouch(row: ConversationRow, touch: MessageTouch): Conversat
 /** What a group needs to read from D1 before it commits in the room (nothing, when warm). */
 export type CheckNeeds = {
   conversationId: number;
-  /** Messages whose sender's access must still hold (socket senders): their guards. */
-  guarded: AppendRequest[];
-  /** Idempotency keys not in the room's log: D1 may hold them from before. */
+  /** Keys the room kept (a retry of a message no longer in its log): D1's row answers it. */
   keys: string[];
+  /** The room never kept keys: D1's keys of messages created since this time (seconds). */
+  keysSince: number | null;
   /** The presenter's counters, when the room holds none. */
   counters: AppendRequest["counters"] | null;
   /** The conversation row, when the room holds none. */
@@ -70,31 +71,27 @@ export type CheckNeeds = {
 };
 
 export type CheckResult = {
-  /** Per guarded message, in order: whether its sender may still write. */
-  allowed: boolean[];
   stored: Map<string, MessageRow>;
+  /** D1's keys of the window (`keysSince`), for the room to keep. */
+  keys?: { key: string; at: number }[];
   counters?: Counters;
   conversation?: ConversationRow;
 };
 
 /**
- * The checks a group's messages made in their D1 batch, read in one round trip before they
- * commit in the room: the senders' access (the guard), earlier messages with the same
- * idempotency key, and what the room must show with the messages. Reads only.
+ * What a group's commit in the room must read from D1, in one round trip, and only when the room
+ * does not hold it: the stored messages of retried keys, the keys of a room that never kept them,
+ * the presenter's counters and the conversation row. A warm room with new messages reads
+ * nothing. Reads only.
  */
 export async function checkInD1(db: Db, needs: CheckNeeds): Promise<CheckResult> {
   const statements: BatchItem<"sqlite">[] = [];
-  for (const req of needs.guarded) {
-    statements.push(
-      db
-        .select({ id: conversations.id })
-        .from(conversations)
-        .where(and(eq(conversations.id, req.conversationId), req.guard)),
-    );
-  }
-  const keysAt = statements.length;
   if (needs.keys.length > 0) {
     statements.push(findByIdempotencyKeys(db, needs.conversationId, needs.keys));
+  }
+  const keptAt = statements.length;
+  if (needs.keysSince !== null) {
+    statements.push(keysSince(db, needs.conversationId, needs.keysSince));
   }
   const countersAt = statements.length;
   if (needs.counters) {
@@ -107,13 +104,13 @@ export async function checkInD1(db: Db, needs: CheckNeeds): Promise<CheckResult>
     );
   }
   if (statements.length === 0) {
-    return { allowed: [], stored: new Map() };
+    return { stored: new Map() };
   }
   const results = (await db.batch(statements as never)) as unknown[][];
-  const found = needs.keys.length > 0 ? (results[keysAt] as MessageRow[]) : [];
+  const found = needs.keys.length > 0 ? (results[0] as MessageRow[]) : [];
   return {
-    allowed: needs.guarded.map((_, i) => (results[i] ?? []).length > 0),
     stored: new Map(found.map((row) => [row.idempotencyKey as string, row])),
+    keys: needs.keysSince !== null ? (results[keptAt] as { key: string; at: number }[]) : undefined,
     counters: needs.counters ? countersFrom(results.slice(countersAt, countersAt + 2)) : undefined,
     conversation:
       needs.conversation !== null ? (results[rowAt]?.[0] as ConversationRow) : undefined,

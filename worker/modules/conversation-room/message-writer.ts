@@ -1,15 +1,16 @@
 import type { Db } from "../../db/client";
 import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
-import { isUniqueViolation } from "../../lib/db-errors";
-import { ApiError } from "../../lib/errors";
 import type { RoomRelay } from "../../realtime/room-relay";
-import { type Counters, findByIdempotencyKeys, isGuardRefusal, maxSeq } from "../messages/queries";
+import type { Counters } from "../messages/queries";
 import type { RoomConversationCache } from "./conversation-cache";
-import { groupBatch } from "./group-batch";
+import { DirectCommit } from "./direct-commit";
+import { repairGroup } from "./group-failure";
 import { MessageIds } from "./message-ids";
+import { KeptKeys } from "./queries.keys";
 import { MessageLog } from "./queries.wal";
 import { Replicator } from "./replicator";
 import { type Ready, RoomCommit } from "./room-commit";
+import { RoomSeq } from "./room-seq";
 import type { AppendRequest, AppendResult, Presented } from "./types";
 
 export type { AppendRequest, AppendView, MessageView, Presented } from "./types";
@@ -28,10 +29,6 @@ export type Place = {
   cancel(): void;
 };
 
-const clash = (err: unknown, column: string) =>
-  isUniqueViolation(err) &&
-  new RegExp(`messages\\.${column}\\b`).test(`${err} ${(err as Error).cause ?? ""}`);
-
 /**
  * The room's message writer. Messages queue in arrival order; those that arrive while a D1 write
  * is in flight are committed together in the next batch (group commit), so one conversation's
@@ -40,15 +37,15 @@ const clash = (err: unknown, column: string) =>
  * are arrival order without gaps. Groups commit strictly one after another.
  */
 export class MessageWriter {
-  private lastSeq = 0;
-  private ready: Promise<void> | undefined;
   private readonly queue: Slot[] = [];
   private draining = false;
+  private readonly seq: RoomSeq;
   private readonly ids: MessageIds;
   private readonly kv: SyncKvStorage;
   private readonly log: MessageLog;
   private readonly replicator: Replicator;
   private readonly inRoom: RoomCommit;
+  private readonly direct: DirectCommit;
 
   constructor(
     storage: DurableObjectStorage,
@@ -56,18 +53,18 @@ export class MessageWriter {
     /** Runs `step` in the room's ordered chain (shared with other broadcasts). */
     private readonly enqueue: (step: () => Promise<void>) => Promise<void>,
     /** Called in seq order once a message is stored (the room broadcasts it). */
-    private readonly written: (
+    written: (
       row: MessageRow,
       attachments: AttachmentRow[],
       req: AppendRequest,
       counters: Counters,
     ) => Presented,
     /** Sends the group's outbox rows to the queue; its sent-marks ride on the next group. */
-    private readonly relay: RoomRelay,
+    relay: RoomRelay,
     /** Asks the room's alarm for a retry of the log's replication at this time (or earlier). */
     arm: (at: number) => void,
     /** Keeps the conversation row as each group's batch left it. */
-    private readonly conversation?: RoomConversationCache,
+    conversation?: RoomConversationCache,
     /** Once per committed group, after its messages: the row as the batch left it (the feed). */
     private readonly committed?: (
       conversation: ConversationRow,
@@ -76,33 +73,42 @@ export class MessageWriter {
     ) => void,
   ) {
     this.kv = storage.kv;
+    this.seq = new RoomSeq(this.kv, db);
     this.ids = new MessageIds(this.kv, db);
     this.log = new MessageLog(storage.sql);
-    const count = (key: "d1_batches" | "d1_messages", n: number) => this.count(key, n);
-    this.replicator = new Replicator(
-      this.log,
-      db,
-      relay,
-      this.ids,
-      {
-        raise: (to) => {
-          this.lastSeq = Math.max(this.lastSeq, to);
-          this.kv.put("last_seq", this.lastSeq);
-        },
-      },
-      arm,
-      count,
-    );
+    const keys = new KeptKeys(storage.sql, this.kv);
+    const countBatch = (messages: number) => {
+      this.count("d1_batches", 1);
+      this.count("d1_messages", messages);
+    };
+    this.replicator = new Replicator(this.log, db, relay, this.ids, this.seq, arm, countBatch);
+    const committedOnce = (row: ConversationRow, views: Presented[], counters: Counters) =>
+      this.committed?.(row, views, counters);
     this.inRoom = new RoomCommit(
       storage,
       this.log,
+      keys,
       db,
       this.ids,
       this.replicator,
-      { next: () => ++this.lastSeq, persist: () => this.kv.put("last_seq", this.lastSeq) },
+      this.seq,
       conversation,
       written,
-      (row, views, counters) => this.committed?.(row, views, counters),
+      committedOnce,
+      () => this.count("d1_reads", 1),
+    );
+    this.direct = new DirectCommit(
+      db,
+      this.ids,
+      this.seq,
+      keys,
+      this.replicator,
+      relay,
+      conversation,
+      written,
+      committedOnce,
+      () => this.inRoom.drop(),
+      countBatch,
     );
     if (this.log.size() > 0) {
       // Logged before a restart: D1 gets it now.
@@ -210,127 +216,35 @@ export class MessageWriter {
     }
     try {
       await this.commit(group);
-      return;
     } catch (err) {
-      if (clash(err, "seq")) {
-        // D1 holds seqs the room did not write (an import): continue after them, same order.
-        const stored = await maxSeq(this.db(), (group[0] as Pending).req.conversationId);
-        this.lastSeq = Math.max(this.lastSeq, stored);
-        this.queue.unshift(...group);
-        return;
-      }
-      if (clash(err, "id")) {
-        // An id of the room's block was taken in D1 behind its back: lease above it, same order.
-        this.ids.discard();
-        this.queue.unshift(...group);
-        return;
-      }
-      if (clash(err, "idempotency_key")) {
-        const rest = await this.answerRetries(group);
-        if (rest.length < group.length) {
-          this.queue.unshift(...rest);
-          return;
-        }
-      }
-      if (group.length > 1) {
+      const again = await repairGroup(err, group, this.seq, this.ids, this.db);
+      if (again) {
+        this.queue.unshift(...(again as Pending[]));
+      } else if (group.length > 1) {
         for (const item of group) {
           await this.commitGroup([item]);
         }
-        return;
+      } else {
+        (group[0] as Pending).reject(err);
       }
-      (group[0] as Pending).reject(isGuardRefusal(err) ? new ApiError("not_found") : err);
     }
-  }
-
-  /** Answers the group's retries of stored messages; returns the others. */
-  private async answerRetries(group: Pending[]): Promise<Pending[]> {
-    const keys = group.flatMap((p) => p.req.values.idempotencyKey ?? []);
-    const conversationId = (group[0] as Pending).req.conversationId;
-    const found = await findByIdempotencyKeys(this.db(), conversationId, keys);
-    const byKey = new Map(found.map((row) => [row.idempotencyKey, row]));
-    return group.filter((p) => {
-      const row = byKey.get(p.req.values.idempotencyKey ?? null);
-      if (row) {
-        p.resolve({ message: row, duplicate: true, eventIds: [] });
-      }
-      return !row;
-    });
   }
 
   private async commit(group: Pending[]): Promise<void> {
-    await this.ensureSeq((group[0] as Pending).req.conversationId);
-    if (!group.some((p) => (p.req.attachments ?? []).length > 0)) {
-      await this.inRoom.commit(group);
+    await this.seq.ensure((group[0] as Pending).req.conversationId);
+    if (group.some((p) => (p.req.attachments ?? []).length > 0)) {
+      // Files are recorded with ids only D1 gives: this group goes straight to D1, after the log.
+      await this.direct.commit(group);
       return;
     }
-    // Files are recorded with ids only D1 gives: this group goes straight to D1, after the log.
-    await this.replicator.drain();
-    const ids = await this.ids.take(group.length);
-    const first = this.lastSeq + 1;
-    group.forEach((p, i) => {
-      p.seq = ++this.lastSeq;
-      p.id = ids[i] as number;
-    });
-    this.kv.put("last_seq", this.lastSeq);
-    const db = this.db();
-    const batch = await groupBatch(db, group);
-    const marks = this.relay.take();
-    const since = this.conversation?.mark() ?? 0;
-    const statements = marks ? [...batch.statements, marks.statement] : batch.statements;
-    let results: unknown[][];
-    this.count("d1_batches", 1);
-    try {
-      results = (await db.batch(statements as never)) as unknown[][];
-    } catch (err) {
-      if (marks) {
-        this.relay.giveBack(marks.ids);
-      }
-      // Nothing of the group is stored: its seqs go to whatever commits next.
-      this.lastSeq = first - 1;
-      this.kv.put("last_seq", this.lastSeq);
-      throw err;
-    }
-    this.count("d1_messages", group.length);
-    // The room's counters did not see this group: they are read again with the next one.
-    this.inRoom.drop();
-    const { stored, counters, conversation } = batch.read(results);
-    if (conversation) {
-      this.conversation?.wrote(conversation, since);
-    }
-    this.relay.send(stored.flatMap((s) => s.eventIds));
-    const written: Presented[] = [];
-    group.forEach((p, i) => {
-      const { row, attachments, eventIds } = stored[i] as (typeof stored)[number];
-      if (!row) {
-        p.reject(new Error(`message ${p.seq} was not stored`));
-        return;
-      }
-      const views = this.written(row, attachments, p.req, counters);
-      written.push(views);
-      p.resolve({ message: row, duplicate: false, ...views, eventIds });
-    });
-    if (conversation && written.length > 0) {
-      this.committed?.(conversation, written, counters);
-    }
+    await this.inRoom.commit(group);
   }
 
   /**
-   * The room's D1 transactions and the messages they stored, kept in its own storage: what
-   * `npm run bench -- realtime` reports as D1 transactions per 1,000 messages.
+   * The room's D1 transactions, the messages they stored and the reads before a commit, kept in
+   * its own storage: what `npm run bench -- realtime` reports per 1,000 messages.
    */
-  private count(key: "d1_batches" | "d1_messages", n: number): void {
+  private count(key: "d1_batches" | "d1_messages" | "d1_reads", n: number): void {
     this.kv.put(key, (this.kv.get<number>(key) ?? 0) + n);
-  }
-
-  private ensureSeq(conversationId: number): Promise<void> {
-    this.ready ??= (async () => {
-      const stored = this.kv.get<number>("last_seq");
-      // A room that never wrote (or lost its storage) continues after what D1 already holds.
-      this.lastSeq = stored ?? (await maxSeq(this.db(), conversationId));
-    })().catch((err) => {
-      this.ready = undefined;
-      throw err;
-    });
-    return this.ready;
   }
 }

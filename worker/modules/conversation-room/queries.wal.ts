@@ -1,8 +1,8 @@
 import type { MessageRow } from "../../db/schema";
 import type { AppendRequest } from "./types";
 
-/** What an entry keeps of its append: everything but the guard (checked before it commits). */
-export type LoggedRequest = Omit<AppendRequest, "guard">;
+/** What an entry keeps of its append: everything but the access check (asked before it commits). */
+export type LoggedRequest = Omit<AppendRequest, "allowed">;
 
 /** A message committed in the room and not in D1 yet. */
 export type LogEntry = { id: number; seq: number; req: LoggedRequest; row: MessageRow };

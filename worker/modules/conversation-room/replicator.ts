@@ -62,7 +62,8 @@ export class Replicator {
     private readonly seq: { raise(to: number): void },
     /** Asks the room's alarm to call `alarm()` at this time (or earlier). */
     private readonly arm: (at: number) => void,
-    private readonly count: (key: "d1_batches" | "d1_messages", n: number) => void,
+    /** Counts one D1 transaction and the messages it stored (0: it failed). */
+    private readonly countBatch: (messages: number) => void,
   ) {}
 
   /** Starts writing what the log holds, unless a round is under way (it takes it then). */
@@ -153,17 +154,17 @@ export class Replicator {
     const batch = await groupBatch(db, group);
     const marks = this.relay.take();
     const statements = marks ? [...batch.statements, marks.statement] : batch.statements;
-    this.count("d1_batches", 1);
     let results: unknown[][];
     try {
       results = (await db.batch(statements as never)) as unknown[][];
     } catch (err) {
+      this.countBatch(0);
       if (marks) {
         this.relay.giveBack(marks.ids);
       }
       throw err;
     }
-    this.count("d1_messages", entries.length);
+    this.countBatch(entries.length);
     const { stored } = batch.read(results);
     this.done(entries);
     this.relay.send(stored.flatMap((s) => s.eventIds));

@@ -5,6 +5,7 @@ import type { Counters } from "../messages/queries";
 import type { RoomConversationCache } from "./conversation-cache";
 import { applyTouch, type CheckNeeds, checkInD1, localRow } from "./local-commit";
 import type { MessageIds } from "./message-ids";
+import { KEY_RETENTION_S, type KeptKeys } from "./queries.keys";
 import type { LogEntry, LoggedRequest, MessageLog } from "./queries.wal";
 import type { Replicator } from "./replicator";
 import type { AppendRequest, AppendResult, Presented } from "./types";
@@ -34,10 +35,11 @@ const unseenBy = (mark: ConversationRow | undefined, m: { seq: number; createdAt
     : m.seq > mark.agentLastSeenSeq);
 
 /**
- * A group committed in the room: its messages are checked against D1 in one read when the room
- * must (a socket sender's access, an idempotency key the log does not hold, counters or row it
- * does not hold), numbered, written to the room's log in one storage transaction with the seq,
- * and broadcast; socket senders are answered then, other callers once D1 has the message.
+ * A group committed in the room: its socket senders' access is asked of the room (no read), its
+ * messages are checked against D1 in one read only when the room must (a retried key whose
+ * message left the log, the keys of a room that never kept them, counters or row it does not
+ * hold), numbered, written to the room's log with their keys and the seq in one storage
+ * transaction, and broadcast; socket senders are answered then, other callers once D1 has it.
  */
 export class RoomCommit {
   private counters: Counters | undefined;
@@ -47,6 +49,7 @@ export class RoomCommit {
   constructor(
     private readonly storage: DurableObjectStorage,
     private readonly log: MessageLog,
+    private readonly keys: KeptKeys,
     private readonly db: () => Db,
     private readonly ids: MessageIds,
     private readonly replicator: Replicator,
@@ -59,6 +62,8 @@ export class RoomCommit {
       counters: Counters,
     ) => Presented,
     private readonly committed: (row: ConversationRow, views: Presented[], c: Counters) => void,
+    /** Counts the group's reads of D1 before its commit (the bench and tests watch it). */
+    private readonly countRead: () => void,
   ) {}
 
   /** The room's counters no longer hold (a read receipt, any conversation change). */
@@ -70,20 +75,20 @@ export class RoomCommit {
   async commit(group: Ready[]): Promise<void> {
     const since = this.conversation?.mark() ?? 0;
     const last = (group.at(-1) as Ready).req;
+    const now = Math.floor(Date.now() / 1000);
+    const loaded = this.keys.loaded();
     const needs: CheckNeeds = {
       conversationId: last.conversationId,
-      guarded: [],
       keys: [],
+      keysSince: loaded ? null : now - KEY_RETENTION_S,
       counters: null,
       conversation: null,
     };
     for (const p of group) {
       const key = p.req.values.idempotencyKey;
-      if (key && !this.log.byKey(key)) {
+      // A key the room kept but no longer logs is a retry of a message D1 holds.
+      if (key && !this.log.byKey(key) && (!loaded || this.keys.has(key))) {
         needs.keys.push(key);
-      }
-      if (p.req.guard) {
-        needs.guarded.push(p.req);
       }
     }
     // What the room holds now: a drop during the reads below (a conversation event passing the
@@ -97,13 +102,18 @@ export class RoomCommit {
     if (!cached) {
       needs.conversation = last.conversationId;
     }
+    if (needs.keys.length > 0 || needs.keysSince !== null || needs.counters || needs.conversation) {
+      this.countRead();
+    }
     const checked = await checkInD1(this.db(), needs);
     const ids = await this.ids.take(group.length);
     // Synchronous from here to the broadcast: the group's place in the order is now.
-    let guardAt = 0;
+    if (checked.keys) {
+      this.keys.load(checked.keys, now);
+    }
     const fresh: Ready[] = [];
     for (const p of group) {
-      if (p.req.guard && !checked.allowed[guardAt++]) {
+      if (p.req.allowed && !p.req.allowed()) {
         p.reject(new ApiError("not_found"));
         continue;
       }
@@ -122,11 +132,13 @@ export class RoomCommit {
     const entries: LogEntry[] = fresh.map((p, i) => {
       p.seq = this.seq.next();
       p.id = ids[i] as number;
-      const { guard: _guard, ...req } = p.req;
+      const { allowed: _allowed, ...req } = p.req;
       return { id: p.id, seq: p.seq, req: req as LoggedRequest, row: localRow(p.req, p.id, p.seq) };
     });
     this.storage.transactionSync(() => {
       this.log.append(entries);
+      this.keys.add(keysOf(entries));
+      this.keys.trim(now);
       this.seq.persist();
     });
     const counters = this.countersAfter(
@@ -211,3 +223,9 @@ export class RoomCommit {
       .reduce((r, e) => applyTouch(r, e.req.touch), row);
   }
 }
+
+/** The idempotency keys of logged (or directly written) messages, for the room to keep. */
+export const keysOf = (rows: { row: MessageRow }[]) =>
+  rows.flatMap(({ row }) =>
+    row.idempotencyKey ? [{ key: row.idempotencyKey, at: row.createdAt }] : [],
+  );

@@ -28,6 +28,7 @@ import {
   type Place,
   type Presented,
 } from "./message-writer";
+import { SenderAccess } from "./sender-access";
 import type { AppendResult, SocketActions, SocketRoom } from "./types";
 
 export type { AppendResult };
@@ -47,6 +48,7 @@ export class MessageRoom extends RoomBase<RoomFrame> {
   private readonly writer: MessageWriter;
   private readonly conversation = new RoomConversationCache();
   private feed: FeedStub | undefined;
+  private readonly access = new SenderAccess();
 
   /**
    * `actions`: what a message or read frame from a socket does (socket-actions/), given by the
@@ -130,6 +132,7 @@ export class MessageRoom extends RoomBase<RoomFrame> {
 
   /** Revoked access: the sockets are closed; what was cached about their callers goes too. */
   protected override revoked(holders: Holder[] | null): void {
+    this.access.revoked(holders);
     this.conversation.drop();
     this.writer.dropCounters();
     const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
@@ -160,7 +163,8 @@ export class MessageRoom extends RoomBase<RoomFrame> {
     }
     // A message's place in the order is taken as its frame arrives, before its checks.
     const place = this.writer.reserve();
-    room.appendMessage = (req) => this.appendAt(req, place);
+    const allowed = this.access.check(who, conversation, () => this.conversation.peek());
+    room.appendMessage = (req) => this.appendAt({ ...req, allowed }, place);
     return this.actions
       .message(room, this.env, conversation, who, action)
       .finally(() => place.cancel());

@@ -1,4 +1,3 @@
-import type { SQL } from "drizzle-orm";
 import type { ConversationRow, MessageRow } from "../../db/schema";
 import type { Bindings } from "../../env";
 import type { Recorder } from "../../events/commit";
@@ -85,8 +84,10 @@ export type AppendRequest = {
   /** Records message.created in the message's batch; null for messages with no event. */
   record: Recorder | null;
   /**
-   * A condition on the conversation row that must still hold when the message commits (a
-   * socket sender's access, checked from cached rows before): else not_found, nothing stored.
+   * A socket sender's access, asked by the room when the message commits (no D1 read): false
+   * once a revocation of the sender reached the room after their frame arrived, or the room's
+   * conversation row is no longer in the socket's inbox; the message is then refused with
+   * not_found and nothing is stored. Set by the room itself, never logged.
    */
-  guard?: SQL;
+  allowed?: () => boolean;
 };

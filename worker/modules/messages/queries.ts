@@ -1,4 +1,18 @@
-import { and, asc, count, desc, eq, gt, inArray, lt, max, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  lt,
+  max,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import {
@@ -58,31 +72,21 @@ export const findByIdempotencyKeys = (db: Db, conversationId: number, keys: stri
       and(eq(messages.conversationId, conversationId), inArray(messages.idempotencyKey, keys)),
     );
 
-/**
- * `conversationId` may be SQL: a guarded id (`guardedConversationId`) that is NULL when the
- * sender may no longer write, which fails the insert (and its batch) on the NOT NULL column.
- */
-export const insertMessage = (
-  db: Db,
-  values: Omit<NewMessage, "conversationId"> & { conversationId: number | SQL<number> },
-) => db.insert(messages).values(values).returning();
+/** The conversation's idempotency keys of messages created since `since` (seconds). */
+export const keysSince = (db: Db, conversationId: number, since: number) =>
+  db
+    .select({ key: sql<string>`${messages.idempotencyKey}`, at: messages.createdAt })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        isNotNull(messages.idempotencyKey),
+        gte(messages.createdAt, since),
+      ),
+    );
 
-/** The conversation's id where `guard` holds for its row, else NULL. */
-export const guardedConversationId = (db: Db, conversationId: number, guard: SQL) =>
-  sql<number>`(${db
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(and(eq(conversations.id, conversationId), guard))})`;
-
-/** A guarded insert refused: the sender lost access, or the conversation moved. */
-export const isGuardRefusal = (err: unknown): boolean => {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (/NOT NULL constraint failed: messages\.conversation_id/i.test(e.message)) {
-      return true;
-    }
-  }
-  return false;
-};
+export const insertMessage = (db: Db, values: NewMessage) =>
+  db.insert(messages).values(values).returning();
 
 /**
  * Moves the conversation's clocks. `returning`: the row as the message left it (the room keeps

@@ -1,4 +1,3 @@
-import type { SQL } from "drizzle-orm";
 import type { ConversationRow, MessageRow } from "../../db/schema";
 import { commit, recorderOf } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
@@ -26,11 +25,9 @@ import { fileTypeOf, MESSAGE_TYPE_CODES } from "./types";
 
 /**
  * `room`: the room the message goes through, when the caller is that room (a message sent over
- * its socket); otherwise the conversation's room is reached through its stub. `guard`: the
- * sender's access, re-checked by the message's insert (writer.ts), for callers that checked it
- * from cached rows.
+ * its socket); otherwise the conversation's room is reached through its stub.
  */
-export type MessageScope = ConversationScope & { origin: string; room?: Appender; guard?: SQL };
+export type MessageScope = ConversationScope & { origin: string; room?: Appender };
 
 export type CreateMessageInput = {
   content?: string | null;
@@ -168,7 +165,6 @@ export async function createMessage(
     counters: conversation,
     // Chatwoot parity: every message but activity notes is a webhook event (private notes too).
     record: type === "activity" ? null : recorderOf(deps),
-    guard: scope.guard,
   });
   if (
     type === "incoming" &&

@@ -40,7 +40,8 @@ export async function socketCaller(
 ): Promise<SocketCaller> {
   const { db } = deps;
   const current = await findById(db, ref.id);
-  if (!current || current.accountId !== ref.accountId) {
+  // Moved to another inbox since the socket opened: its access rested on the old one.
+  if (!current || current.accountId !== ref.accountId || current.inboxId !== ref.inboxId) {
     throw notFound();
   }
   if (who.role === "contact") {
@@ -115,10 +116,12 @@ async function agentOf(deps: Deps, who: SocketIdentity): Promise<Actor> {
 }
 
 /**
- * Who is on a socket, as the account API's auth would find them. A message's access is
- * re-checked in its own write (sender-guard.ts), so for messages this only carries who they are
- * (name, avatar, the visitor's rate-limit key) and may be a minute old; a refused write drops
- * the entry (`forgetCaller`). Read receipts are not guarded: they resolve the caller afresh.
+ * Who is on a socket, as the account API's auth would find them, for a minute at most. Every
+ * change of access made through the API is a revocation that closes the holder's sockets and
+ * drops their entries here (`forgetCallers`), and the room refuses a message whose sender was
+ * revoked after its frame arrived (room.ts); the minute bounds what a change made straight in
+ * D1, behind the API, can miss. A refused write drops the entry (`forgetCaller`). Read receipts
+ * resolve the caller afresh.
  */
 const callers = new TtlCache<Promise<SocketCaller> | null>(60_000, 2_000);
 

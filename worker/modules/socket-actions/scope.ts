@@ -8,12 +8,12 @@ import { performerOf } from "../access-tokens/service";
 import type { SocketRoom } from "../conversation-room/types";
 import type { MessageScope } from "../messages/service";
 import { cachedCaller, forgetCaller, type SocketCaller, socketCaller } from "./caller";
-import { senderGuard } from "./sender-guard";
 
 /**
  * A frame's sender as the HTTP API would see them: the same scope (account, actor, role, who
- * performed it), with the room to append through and the sender's access as a guard on the
- * write. `fresh`: the caller read again (unguarded writes) instead of the cached one.
+ * performed it), with the room to append through (which checks, when the message commits, that
+ * no revocation reached the room since the frame arrived). `fresh`: the caller read again
+ * (read receipts) instead of the cached one.
  */
 export async function senderScope(
   env: Bindings,
@@ -32,7 +32,6 @@ export async function senderScope(
     role: caller.role,
     origin: who.origin ?? "",
     room,
-    guard: senderGuard(deps.db, caller, ref),
   };
   return { scope, caller };
 }

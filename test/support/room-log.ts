@@ -1,0 +1,39 @@
+import { eq } from "drizzle-orm";
+import * as t from "../../worker/db/schema";
+import { db } from "./factories";
+import type { Frame, LiveSocket } from "./ws";
+
+/** The conversation's messages as D1 holds them, in seq order. */
+export const stored = (conversationId: number) =>
+  db()
+    .select()
+    .from(t.messages)
+    .where(eq(t.messages.conversationId, conversationId))
+    .orderBy(t.messages.seq)
+    .all();
+
+/** Until D1 holds `n` messages of the conversation (the room's log is written behind the acks). */
+export async function untilStored(conversationId: number, n: number) {
+  for (const deadline = Date.now() + 40_000; Date.now() < deadline; ) {
+    const rows = await stored(conversationId);
+    if (rows.length >= n) {
+      return rows;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`D1 never held ${n} messages`);
+}
+
+/** The ack or error frame answering `echo`, whichever comes; up to 15 s (a loaded machine). */
+export async function answer(socket: LiveSocket, echo: string): Promise<Frame> {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+    const hit = socket.frames.find(
+      (f) => (f.event === "ack" || f.event === "error") && f.data.echo_id === echo,
+    );
+    if (hit) {
+      return hit;
+    }
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  throw new Error(`no answer for ${echo}`);
+}
