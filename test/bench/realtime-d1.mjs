@@ -1,7 +1,8 @@
 // What the realtime benchmark reads straight from the local state of `wrangler dev` (read-only,
 // beside the running server): when each acked message's row appeared in D1 (the lag from the ack
 // to D1, the room's log being written behind), and how many D1 write transactions the rooms made for their messages (each room counts
-// its batches in its own storage: `d1_batches`, `d1_messages`).
+// its batches in its own storage: `d1_batches`, `d1_messages`, and the groups that read D1
+// before their commit: `d1_reads`).
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -84,6 +85,7 @@ export function watchD1(stateDir) {
 export function d1Writes(stateDir) {
   let batches = 0;
   let messages = 0;
+  let reads = 0;
   const rooms = path.join(stateDir, "v3", "do", "parley-ConversationRoom");
   for (const file of sqliteFiles(rooms)) {
     const db = new DatabaseSync(file, { readOnly: true });
@@ -95,11 +97,17 @@ export function d1Writes(stateDir) {
       };
       batches += read("d1_batches");
       messages += read("d1_messages");
+      reads += read("d1_reads");
     } catch {
       // a room that never wrote has no KV table
     } finally {
       db.close();
     }
   }
-  return { batches, messages, perThousand: messages > 0 ? (batches * 1000) / messages : 0 };
+  return {
+    batches,
+    messages,
+    reads,
+    perThousand: messages > 0 ? (batches * 1000) / messages : 0,
+  };
 }

@@ -156,7 +156,7 @@ async function measureRoom(relayP99) {
 /** From the ack to the row in D1 (target p99 ≤ 250 ms), and D1 transactions per message. */
 const d1Line = ({ d1Lag: lag, d1Writes: writes }) => {
   const w = writes();
-  return `  D1: lag from ack to row p50 ${fmt(lag.p50)} ms, p99 ${fmt(lag.p99)} ms (target ≤ 250; ${lag.n} acks, ${lag.missing} not seen); ${w.batches} D1 transactions for ${w.messages} messages → ${fmt(w.perThousand)} per 1,000`;
+  return `  D1: lag from ack to row p50 ${fmt(lag.p50)} ms, p99 ${fmt(lag.p99)} ms (target ≤ 250; ${lag.n} acks, ${lag.missing} not seen); ${w.batches} D1 transactions for ${w.messages} messages → ${fmt(w.perThousand)} per 1,000; ${w.reads} groups read D1 before their commit`;
 };
 
 export async function main() {

@@ -1,4 +1,4 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addInboxMember, createWorld } from "../support/factories";
 import { createConversationIn } from "../support/factories-conversations";
@@ -66,6 +66,48 @@ describe("the room's message log", () => {
     expect(rows.map((r) => [r.id, r.seq])).toEqual(acks.map((a) => [a.data.id, a.data.seq]));
     expect(rows.map((r) => r.content)).toEqual(contents);
     expect(await outboxOf(s.conversation.id)).toEqual(acks.map((a) => a.data.id));
+    s.socket.close();
+  });
+
+  it("sets aside a message D1 keeps refusing, records why, tells the room, and writes the rest", {
+    timeout: 90_000,
+  }, async () => {
+    const s = await setup();
+    const marker = `poison${s.conversation.id}`;
+    const heal = await failInserts(marker);
+    const contents = ["one", `${marker} two`, "three"];
+    const acks = await sendAll(s.socket, contents);
+    const room = env.ROOMS.get(env.ROOMS.idFromName(`${s.account.id}:${s.conversation.id}`));
+    // Each alarm is one more attempt: the room backs off between them, the test does not wait.
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      if ((await stored(s.conversation.id)).length >= 2) {
+        break;
+      }
+      if (!(await runDurableObjectAlarm(room))) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    const [one, two, three] = acks.map((a) => a.data);
+    const rows = await stored(s.conversation.id);
+    expect(rows.map((r) => [r.content, r.id, r.seq])).toEqual([
+      ["one", one.id, 1],
+      ["three", three.id, 3],
+    ]);
+    expect(await outboxOf(s.conversation.id)).toEqual([one.id, three.id]);
+    const record = await runInDurableObject(room, (_r, state) => ({
+      aside: state.storage.sql.exec("SELECT id, seq, reason FROM message_set_aside").toArray(),
+      logged: state.storage.sql.exec("SELECT count(*) AS n FROM message_log").one().n,
+    }));
+    expect(record.logged).toBe(0);
+    expect(record.aside).toEqual([
+      { id: two.id, seq: 2, reason: expect.stringContaining("injected D1 failure") },
+    ]);
+    expect((await s.socket.next("message.rejected")).data).toEqual({
+      id: two.id,
+      seq: 2,
+      echo_id: "e1",
+    });
+    await heal();
     s.socket.close();
   });
 

@@ -8,7 +8,7 @@ import { repairGroup } from "./group-failure";
 import { MessageIds } from "./message-ids";
 import { KeptKeys } from "./queries.keys";
 import { MessageLog } from "./queries.wal";
-import { Replicator } from "./replicator";
+import { Replicator, type SetAside } from "./replicator";
 import { type Ready, RoomCommit } from "./room-commit";
 import { RoomSeq } from "./room-seq";
 import type { AppendRequest, AppendResult, Presented } from "./types";
@@ -63,6 +63,8 @@ export class MessageWriter {
     relay: RoomRelay,
     /** Asks the room's alarm for a retry of the log's replication at this time (or earlier). */
     arm: (at: number) => void,
+    /** A logged message D1 keeps refusing was set aside (the room tells its sockets). */
+    setAside: (aside: SetAside) => void,
     /** Keeps the conversation row as each group's batch left it. */
     conversation?: RoomConversationCache,
     /** Once per committed group, after its messages: the row as the batch left it (the feed). */
@@ -81,7 +83,16 @@ export class MessageWriter {
       this.count("d1_batches", 1);
       this.count("d1_messages", messages);
     };
-    this.replicator = new Replicator(this.log, db, relay, this.ids, this.seq, arm, countBatch);
+    this.replicator = new Replicator(
+      this.log,
+      db,
+      relay,
+      this.ids,
+      this.seq,
+      arm,
+      countBatch,
+      setAside,
+    );
     const committedOnce = (row: ConversationRow, views: Presented[], counters: Counters) =>
       this.committed?.(row, views, counters);
     this.inRoom = new RoomCommit(

@@ -27,6 +27,33 @@ export class MessageLog {
          row TEXT NOT NULL
        )`,
     );
+    sql.exec(
+      `CREATE TABLE IF NOT EXISTS message_set_aside (
+         id INTEGER PRIMARY KEY,
+         seq INTEGER NOT NULL,
+         req TEXT NOT NULL,
+         row TEXT NOT NULL,
+         reason TEXT NOT NULL,
+         at INTEGER NOT NULL
+       )`,
+    );
+  }
+
+  /**
+   * A message D1 keeps refusing leaves the log for this record (replicator.ts), with D1's
+   * reason: kept in the room's storage for whoever investigates; never retried.
+   */
+  setAside(entry: LogEntry, reason: string): void {
+    this.sql.exec(
+      "INSERT OR REPLACE INTO message_set_aside (id, seq, req, row, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
+      entry.id,
+      entry.seq,
+      JSON.stringify(entry.req),
+      JSON.stringify(entry.row),
+      reason,
+      Date.now(),
+    );
+    this.sql.exec("DELETE FROM message_log WHERE id = ?", entry.id);
   }
 
   /** Called inside the room's storage transaction with the group's other writes. */

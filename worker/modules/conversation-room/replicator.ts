@@ -1,11 +1,9 @@
-import { and, count, eq, inArray, max } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { conversations, type MessageRow, messages } from "../../db/schema";
-import { isUniqueViolation } from "../../lib/db-errors";
-import { ApiError } from "../../lib/errors";
+import type { MessageRow } from "../../db/schema";
 import { createLogger } from "../../lib/logger";
 import type { RoomRelay } from "../../realtime/room-relay";
 import { groupBatch } from "./group-batch";
+import { LogRepair, type Replicated, type Waiter } from "./log-repair";
 import type { MessageIds } from "./message-ids";
 import type { LogEntry, MessageLog } from "./queries.wal";
 import type { AppendRequest } from "./types";
@@ -17,23 +15,20 @@ const MAX_BACKOFF_MS = 30_000;
 const DRAIN_WAIT_MS = 10_000;
 /** The alarm that writes the log after a crash of the room (set when writing starts). */
 const SAFETY_MS = 5_000;
+/**
+ * Attempts of the log's oldest message alone that D1 refuses for what the message is (an SQLite
+ * error, not a lost connection) before it is set aside: about a minute and a half of backing off.
+ */
+const SET_ASIDE_AFTER = 8;
 
-/** A logged message as D1 ended up holding it (`duplicate`: an earlier one with its key). */
-export type Replicated = { row: MessageRow; duplicate: boolean };
-type Waiter = { resolve: (r: Replicated) => void; reject: (err: unknown) => void };
+/** D1 refused the statement itself (a constraint, a size, a trigger), not the trip to it. */
+const refusedByD1 = (err: unknown) =>
+  /SQLITE_|constraint|too big|mismatch/i.test(`${err} ${(err as Error)?.cause ?? ""}`);
 
-/** D1's row is this logged message (not another row that took its id). */
-const sameMessage = (row: MessageRow, logged: MessageRow | undefined) =>
-  logged !== undefined &&
-  row.conversationId === logged.conversationId &&
-  row.seq === logged.seq &&
-  row.createdAt === logged.createdAt &&
-  row.content === logged.content &&
-  row.senderId === logged.senderId &&
-  row.idempotencyKey === logged.idempotencyKey;
+/** A message D1 refused, set aside: what the room tells its sockets and records. */
+export type SetAside = { entry: LogEntry; reason: string };
 
-const isForeignKey = (err: unknown) =>
-  /FOREIGN KEY constraint failed/i.test(`${err} ${(err as Error)?.cause ?? ""}`);
+export type { Replicated } from "./log-repair";
 
 /**
  * Writes the room's message log to D1 behind the acks: in seq order, many messages per D1
@@ -52,6 +47,11 @@ export class Replicator {
   private armed = false;
   private readonly waiters = new Map<number, Waiter>();
   private readonly drained: (() => void)[] = [];
+  private readonly repairs: LogRepair;
+  /** After a batch failed: the oldest message is written alone, to find one D1 refuses. */
+  private alone = false;
+  /** The oldest message's id and how often it failed alone. */
+  private head = { id: 0, failures: 0 };
 
   constructor(
     private readonly log: MessageLog,
@@ -64,7 +64,13 @@ export class Replicator {
     private readonly arm: (at: number) => void,
     /** Counts one D1 transaction and the messages it stored (0: it failed). */
     private readonly countBatch: (messages: number) => void,
-  ) {}
+    /** Records a message set aside in the room and tells its sockets. */
+    private readonly setAside: (aside: SetAside) => void,
+  ) {
+    this.repairs = new LogRepair(log, db, ids, seq, this.waiters, (entries, earlier) =>
+      this.done(entries, earlier),
+    );
+  }
 
   /** Starts writing what the log holds, unless a round is under way (it takes it then). */
   kick(): void {
@@ -121,7 +127,7 @@ export class Replicator {
   private async round(): Promise<void> {
     for (;;) {
       this.dirty = false;
-      const entries = this.log.oldest(MAX_BATCH);
+      const entries = this.log.oldest(this.alone ? 1 : MAX_BATCH);
       if (entries.length === 0) {
         for (const done of this.drained.splice(0)) {
           done();
@@ -131,8 +137,12 @@ export class Replicator {
       try {
         await this.write(entries);
         this.failures = 0;
+        this.alone = false;
       } catch (err) {
-        if (await this.repair(entries, err).catch(() => false)) {
+        if (await this.repairs.repair(entries, err).catch(() => false)) {
+          continue;
+        }
+        if (this.refusedAlone(entries, err)) {
           continue;
         }
         this.failures += 1;
@@ -146,6 +156,32 @@ export class Replicator {
         return;
       }
     }
+  }
+
+  /**
+   * A message D1 keeps refusing must not hold the log forever: after a batch fails, the oldest
+   * message is written alone; when D1 refuses it alone SET_ASIDE_AFTER times in a row for what it
+   * is, it leaves the log for the room's record of messages set aside (its outbox row was never
+   * written: no webhook hears of it). True: the log moved on, write again now.
+   */
+  private refusedAlone(entries: LogEntry[], err: unknown): boolean {
+    const entry = entries[0] as LogEntry;
+    if (entries.length > 1 || !refusedByD1(err)) {
+      this.alone = true;
+      return false;
+    }
+    this.head = { id: entry.id, failures: this.head.id === entry.id ? this.head.failures + 1 : 1 };
+    if (this.head.failures < SET_ASIDE_AFTER) {
+      return false;
+    }
+    const reason = String((err as Error)?.message ?? err).slice(0, 500);
+    this.log.setAside(entry, reason);
+    this.waiters.get(entry.id)?.reject(err);
+    this.waiters.delete(entry.id);
+    this.setAside({ entry, reason });
+    this.head = { id: 0, failures: 0 };
+    this.alone = false;
+    return true;
   }
 
   private async write(entries: LogEntry[]): Promise<void> {
@@ -179,98 +215,5 @@ export class Replicator {
       const row = earlier?.get(e.id);
       waiter?.resolve(row ? { row, duplicate: true } : { row: e.row, duplicate: false });
     }
-  }
-
-  /**
-   * Sorts out a write D1 refused for what it holds: messages an earlier attempt wrote leave the
-   * log; ids or seqs taken by rows written straight into D1 (an import) are replaced, in the same
-   * order, after them; a conversation deleted meanwhile drops its log. True: try again now.
-   */
-  private async repair(entries: LogEntry[], err: unknown): Promise<boolean> {
-    if (!isUniqueViolation(err) && !isForeignKey(err)) {
-      return false;
-    }
-    const db = this.db();
-    const conversationId = (entries[0] as LogEntry).req.conversationId;
-    const keys = entries.flatMap((e) => e.row.idempotencyKey ?? []);
-    const [atIds, top, exists, byKey] = (await db.batch([
-      db
-        .select()
-        .from(messages)
-        .where(
-          inArray(
-            messages.id,
-            entries.map((e) => e.id),
-          ),
-        ),
-      db
-        .select({ seq: max(messages.seq) })
-        .from(messages)
-        .where(eq(messages.conversationId, conversationId)),
-      db.select({ n: count() }).from(conversations).where(eq(conversations.id, conversationId)),
-      db
-        .select()
-        .from(messages)
-        .where(
-          and(
-            eq(messages.conversationId, conversationId),
-            inArray(messages.idempotencyKey, keys.length > 0 ? keys : [""]),
-          ),
-        ),
-    ])) as [MessageRow[], { seq: number | null }[], { n: number }[], MessageRow[]];
-    if ((exists[0]?.n ?? 0) === 0) {
-      const all = this.log.oldest(Number.MAX_SAFE_INTEGER);
-      this.log.remove(all.map((e) => e.id));
-      for (const e of all) {
-        this.waiters.get(e.id)?.reject(new ApiError("not_found"));
-        this.waiters.delete(e.id);
-      }
-      return true;
-    }
-    const logged = new Map(entries.map((e) => [e.id, e]));
-    const mine = atIds.filter((r) => sameMessage(r, logged.get(r.id)?.row));
-    // Stored by an earlier message with the same key (under another id): that one stands.
-    const earlier = new Map<number, MessageRow>();
-    for (const e of entries) {
-      const row = byKey.find((r) => r.idempotencyKey === e.row.idempotencyKey && r.id !== e.id);
-      if (row && !mine.some((m) => m.id === e.id)) {
-        earlier.set(e.id, row);
-      }
-    }
-    if (mine.length > 0 || earlier.size > 0) {
-      const ids = new Set([...mine.map((r) => r.id), ...earlier.keys()]);
-      this.done(
-        entries.filter((e) => ids.has(e.id)),
-        earlier,
-      );
-      return true;
-    }
-    const taken = new Set(atIds.map((r) => r.id));
-    const fresh = taken.size > 0 ? await this.freshIds(taken.size) : [];
-    // Synchronous from here: no message is logged while the log is renumbered.
-    const all = this.log.oldest(Number.MAX_SAFE_INTEGER);
-    const d1Seq = top[0]?.seq ?? 0;
-    const first = all[0];
-    if (!first || (taken.size === 0 && d1Seq < first.seq)) {
-      return false;
-    }
-    let seq = Math.max(d1Seq, first.seq - 1);
-    for (const e of all) {
-      const id = taken.has(e.id) ? (fresh.shift() ?? e.id) : e.id;
-      seq = d1Seq >= first.seq ? seq + 1 : e.seq;
-      this.log.renumber(e, id, seq);
-      const waiter = this.waiters.get(e.id);
-      if (waiter && id !== e.id) {
-        this.waiters.delete(e.id);
-        this.waiters.set(id, waiter);
-      }
-    }
-    this.seq.raise(seq);
-    return true;
-  }
-
-  private async freshIds(n: number): Promise<number[]> {
-    this.ids.discard();
-    return this.ids.take(n);
   }
 }

@@ -28,6 +28,7 @@ import {
   type Place,
   type Presented,
 } from "./message-writer";
+import type { SetAside } from "./replicator";
 import { SenderAccess } from "./sender-access";
 import type { AppendResult, SocketActions, SocketRoom } from "./types";
 
@@ -78,6 +79,7 @@ export class MessageRoom extends RoomBase<RoomFrame> {
       (at) => {
         void this.armAt(at);
       },
+      (aside) => this.rejected(aside),
       this.conversation,
       (conversation, views, counters) => this.toFeed(conversation, views, counters.unread),
     );
@@ -101,6 +103,21 @@ export class MessageRoom extends RoomBase<RoomFrame> {
       this.feed = undefined;
       createLogger({ source: "room" }).error("feed not told of a message", { error: err });
     });
+  }
+
+  /** A message D1 keeps refusing left the log (replicator.ts): logged, and the sockets told. */
+  private rejected({ entry, reason }: SetAside): void {
+    createLogger({ source: "room" }).error("message set aside: D1 keeps refusing it", {
+      message_id: entry.id,
+      seq: entry.seq,
+      conversation_id: entry.req.conversationId,
+      reason,
+    });
+    const frame = {
+      event: "message.rejected" as const,
+      data: { id: entry.id, seq: entry.seq, echo_id: entry.row.echoId },
+    };
+    void this.enqueue(() => this.emit({ agent: frame, contact: entry.row.private ? null : frame }));
   }
 
   /** A conversation event passing through: the room's copy of the row is no longer current. */

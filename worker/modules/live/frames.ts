@@ -49,7 +49,7 @@ export type RecordFrame =
   | Frame<"conversation.read", Read>;
 
 /** Every frame a socket can receive (docs/realtime.md lists them with examples). */
-export type ServerFrame = Numbered<ControlFrame | RecordFrame>;
+export type ServerFrame = Numbered<ControlFrame | RoomFrame>;
 
 /**
  * The account feed's `message.created`: not the message's own frame (that one is the room's)
@@ -60,7 +60,10 @@ export type ConversationActivity = Summary & {
   last_non_activity_message: Message;
 };
 
-export type RoomFrame = RecordFrame;
+/** A message the room acked that D1 keeps refusing: set aside, never stored (docs/realtime.md). */
+export type RejectedMessage = { id: number; seq: number; echo_id: string | null };
+
+export type RoomFrame = RecordFrame | Frame<"message.rejected", RejectedMessage>;
 export type FeedFrame =
   | Exclude<RecordFrame, { event: "message.created" | "message.updated" }>
   | Frame<"message.created", ConversationActivity>;
