@@ -35,6 +35,7 @@ const worker = defineProject({
         queueProducers: {
           EVENTS: { queueName: "parley-events-test-sink" },
           EVENTS_DLQ: { queueName: "parley-events-test-dlq" },
+          TIMED: { queueName: "parley-timed-test-sink" },
         },
       },
     })),

@@ -8,6 +8,17 @@ import { mailBaseUrl } from "./lib/public-url";
  */
 export type QueueMessage = { kind: "event"; id: number } | { kind: "delivery"; id: number };
 
+/**
+ * What travels on the TIMED queue: one task of the schedule tick over a few conversations, each
+ * as [id, event_seq] when the tick read it (modules/schedule/). `at` is the tick's clock.
+ */
+export type TimedMessage = {
+  kind: "timed";
+  task: "auto_resolve" | "wake";
+  at: number;
+  items: [number, number][];
+};
+
 /** Bindings and vars of the Worker, as declared in wrangler.toml. */
 export type Bindings = {
   DB: D1Database;
@@ -24,6 +35,8 @@ export type Bindings = {
   EVENTS: Queue<QueueMessage>;
   /** Where deliveries that failed for good are parked. */
   EVENTS_DLQ: Queue<QueueMessage>;
+  /** The schedule tick's fan-out: due conversations in small batches (modules/schedule/). */
+  TIMED: Queue<TimedMessage>;
   /** Public API: requests per IP, per contact, and messages per contact (wrangler.toml). */
   PUBLIC_IP_LIMITER: RateLimit;
   PUBLIC_CONTACT_LIMITER: RateLimit;

@@ -1,10 +1,11 @@
 import "./wiring";
 import { createApp } from "./app";
-import { type Bindings, checkEnv } from "./env";
+import { type Bindings, checkEnv, type TimedMessage } from "./env";
 import { consumeBatch } from "./events/consumer";
 import type { QueueMessage } from "./events/queue-messages";
 import { sweep } from "./events/sweep";
 import { MessageRoom } from "./modules/conversation-room/room";
+import { consumeTimed } from "./modules/schedule/consumer";
 import { socketActions } from "./modules/socket-actions/actions";
 
 export { AccountFeed } from "./realtime/account-feed";
@@ -37,9 +38,14 @@ export default {
     return app.fetch(withoutTrailingSlash(request), env, ctx);
   },
   async queue(batch, env) {
-    await consumeBatch(batch, env);
+    // Two queues reach this consumer: the schedule's fan-out (TIMED) and the events.
+    if (batch.messages.every((m) => m.body.kind === "timed")) {
+      await consumeTimed(batch as MessageBatch<TimedMessage>, env);
+    } else {
+      await consumeBatch(batch as MessageBatch<QueueMessage>, env);
+    }
   },
   async scheduled(_controller, env) {
     await sweep(env);
   },
-} satisfies ExportedHandler<Bindings, QueueMessage>;
+} satisfies ExportedHandler<Bindings, QueueMessage | TimedMessage>;

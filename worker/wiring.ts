@@ -40,11 +40,13 @@ registerHandlers({
   sweep: {
     deliveries: resendOverdueDeliveries,
     automation_runs: pruneAutomationRuns,
-    // Wake-ups first: a conversation that wakes restarts its idle clock before auto-resolve.
+    // Both only find what is due and send it to the TIMED queue (modules/schedule/consumer.ts
+    // changes it); a woken conversation's idle clock restarts, so no auto-resolve follows it.
     snoozed_woken: wakeSnoozed,
     auto_resolved: autoResolveDue,
     sign_in_failures: pruneSignInFailures,
-    // After both: a resolve frees a slot, a wake-up may need an agent.
+    // A resolve frees a slot and a wake-up may need an agent (their hooks drain the inbox's
+    // queue); this catches what is left waiting.
     assigned_from_queue: drainQueues,
   },
   // Reporting facts and their rollups, in the batch of the events they come from.

@@ -39,10 +39,10 @@ const WIDGET = "widget/src/";
 
 const ACCOUNT: Record<string, Field> = {
   name: acts(["worker/modules/agents/service.ts", "account.name"]),
-  auto_resolve_after: acts(["worker/modules/schedule/service.ts", "auto_resolve_after"]),
-  auto_resolve_message: acts(["worker/modules/schedule/service.ts", "auto_resolve_message"]),
+  auto_resolve_after: acts(["worker/modules/schedule/consumer.ts", "auto_resolve_after"]),
+  auto_resolve_message: acts(["worker/modules/schedule/consumer.ts", "auto_resolve_message"]),
   auto_resolve_ignore_waiting: acts([
-    "worker/modules/schedule/service.ts",
+    "worker/modules/schedule/consumer.ts",
     "auto_resolve_ignore_waiting",
   ]),
   locale: storedOnly,

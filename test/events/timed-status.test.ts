@@ -1,4 +1,4 @@
-import { createScheduledController, env } from "cloudflare:test";
+import { createScheduledController } from "cloudflare:test";
 import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker";
@@ -14,6 +14,7 @@ import {
   createPublicWorld,
 } from "../support/factories-public";
 import { api } from "../support/http";
+import { drain, recordingTimed, tick } from "../support/timed";
 import { openSocket } from "../support/ws";
 
 const MINUTE = 60;
@@ -49,7 +50,7 @@ describe("auto-resolve (account settings.auto_resolve_after)", () => {
     const fresh = await createConversation(account.id, inbox.id, {
       lastActivityAt: now - 10 * MINUTE + 30,
     });
-    expect(await autoResolveDue(env, now)).toBeGreaterThanOrEqual(1);
+    expect(await tick(autoResolveDue, now)).toBeGreaterThanOrEqual(1);
     expect((await conversationRow(idle.id))?.status).toBe("resolved");
     expect((await conversationRow(fresh.id))?.status).toBe("open");
     const messages = await messagesOf(idle.id);
@@ -64,7 +65,7 @@ describe("auto-resolve (account settings.auto_resolve_after)", () => {
       changed_attributes: { status: { previous_value: "open", current_value: "resolved" } },
     });
     // The fresh one is due 30 s later, within the next tick.
-    await autoResolveDue(env, now + 31);
+    await tick(autoResolveDue, now + 31);
     expect((await conversationRow(fresh.id))?.status).toBe("resolved");
   });
 
@@ -72,7 +73,7 @@ describe("auto-resolve (account settings.auto_resolve_after)", () => {
     const now = nowSeconds();
     const { account, inbox } = await autoResolving({ auto_resolve_after: 2 * 1440 });
     const c = await createConversation(account.id, inbox.id, { lastActivityAt: now - 3 * 86400 });
-    await autoResolveDue(env, now);
+    await tick(autoResolveDue, now);
     const messages = await messagesOf(c.id);
     expect(messages.map((m) => m.content)).toEqual([
       "Conversation was marked resolved by system due to 2 days of inactivity",
@@ -102,7 +103,7 @@ describe("auto-resolve (account settings.auto_resolve_after)", () => {
     const other = await createAccount();
     const otherInbox = await createInbox(other.id);
     const untouched = await createConversation(other.id, otherInbox.id, { lastActivityAt: old });
-    await autoResolveDue(env, now);
+    await tick(autoResolveDue, now);
     expect((await conversationRow(pending.id))?.status).toBe("pending");
     expect((await conversationRow(snoozed.id))?.status).toBe("snoozed");
     expect((await conversationRow(waiting.id))?.status).toBe("open");
@@ -117,7 +118,7 @@ describe("auto-resolve (account settings.auto_resolve_after)", () => {
       lastActivityAt: now - 3600,
       waitingSince: now - 3600,
     });
-    await autoResolveDue(env, now);
+    await tick(autoResolveDue, now);
     expect((await conversationRow(waiting.id))?.status).toBe("resolved");
   });
 
@@ -131,7 +132,7 @@ describe("auto-resolve (account settings.auto_resolve_after)", () => {
     for (let i = 0; i < 5; i++) {
       ids.push((await createConversation(account.id, inbox.id, { lastActivityAt: now - 900 })).id);
     }
-    await Promise.all([autoResolveDue(env, now), autoResolveDue(env, now)]);
+    await Promise.all([tick(autoResolveDue, now), tick(autoResolveDue, now)]);
     for (const id of ids) {
       expect((await conversationRow(id))?.status).toBe("resolved");
       expect(await statusRows(id)).toHaveLength(1);
@@ -148,7 +149,7 @@ describe("auto-resolve (account settings.auto_resolve_after)", () => {
       .update(t.conversations)
       .set({ lastActivityAt: now - 60 })
       .where(eq(t.conversations.id, c.id));
-    await autoResolveDue(env, now);
+    await tick(autoResolveDue, now);
     expect((await conversationRow(c.id))?.status).toBe("open");
     expect(await messagesOf(c.id)).toEqual([]);
   });
@@ -163,7 +164,7 @@ describe("auto-resolve (account settings.auto_resolve_after)", () => {
     });
     const live = await openSocket(`/public/api/v1/inboxes/${s.path}/live`);
     const row = await conversationByUuid(s.conversation.uuid);
-    await autoResolveDue(env, (row?.lastActivityAt ?? 0) + 10 * MINUTE);
+    await tick(autoResolveDue, (row?.lastActivityAt ?? 0) + 10 * MINUTE);
     expect((await live.next("conversation.status_changed")).data.status).toBe("resolved");
     const contents = [
       (await live.next("message.created")).data.content,
@@ -188,9 +189,9 @@ describe("snooze wake-up", () => {
       lastActivityAt: now - 86400,
     });
     const untilReply = await createConversation(account.id, inbox.id, { status: "snoozed" });
-    await wakeSnoozed(env, now + 60);
+    await tick(wakeSnoozed, now + 60);
     expect((await conversationRow(c.id))?.status).toBe("snoozed");
-    await wakeSnoozed(env, now + 120);
+    await tick(wakeSnoozed, now + 120);
     const after = await conversationRow(c.id);
     expect(after).toMatchObject({ status: "open", snoozedUntil: null, lastActivityAt: now + 120 });
     expect((await messagesOf(c.id)).map((m) => m.content)).toEqual([
@@ -213,8 +214,8 @@ describe("snooze wake-up", () => {
       snoozedUntil: now - 5,
       lastActivityAt: now - 86400,
     });
-    await wakeSnoozed(env, now);
-    await autoResolveDue(env, now);
+    await tick(wakeSnoozed, now);
+    await tick(autoResolveDue, now);
     expect((await conversationRow(c.id))?.status).toBe("open");
   });
 
@@ -226,7 +227,7 @@ describe("snooze wake-up", () => {
       status: "snoozed",
       snoozedUntil: now - 1,
     });
-    await Promise.all([wakeSnoozed(env, now), wakeSnoozed(env, now)]);
+    await Promise.all([tick(wakeSnoozed, now), tick(wakeSnoozed, now)]);
     expect(await statusRows(c.id)).toHaveLength(1);
     expect(await messagesOf(c.id)).toHaveLength(1);
   });
@@ -240,7 +241,9 @@ describe("snooze wake-up", () => {
       snoozedUntil: now - 1,
     });
     const idle = await createConversation(account.id, inbox.id, { lastActivityAt: now - 3600 });
-    await worker.scheduled(createScheduledController({ cron: "* * * * *" }), env);
+    const recorded = recordingTimed();
+    await worker.scheduled(createScheduledController({ cron: "* * * * *" }), recorded.env);
+    await drain(recorded.sent);
     const rows = await db()
       .select({ id: t.conversations.id, status: t.conversations.status })
       .from(t.conversations)

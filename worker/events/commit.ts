@@ -93,6 +93,9 @@ export type CommitOptions = {
   conversation?: (results: unknown[]) => ConversationRow | undefined;
 };
 
+/** One change of a `commitMany`: its statements, its events, and how to read its row back. */
+export type CommitPart = CommitOptions & { statements: Batch[]; events: AnyDomainEvent[] };
+
 /**
  * The one way a change becomes events: runs `statements` and the outbox rows of `events` in one
  * D1 batch, so the change and its events commit together, then hands what was recorded to the
@@ -105,19 +108,41 @@ export async function commit(
   events: AnyDomainEvent[],
   opts: CommitOptions = {},
 ): Promise<unknown[]> {
+  const [own] = await commitMany(deps, [{ ...opts, statements, events }]);
+  return own ?? [];
+}
+
+/**
+ * Several changes, each with its events, in ONE D1 batch (one round trip, one transaction):
+ * the timed work commits a batch of conversations' status changes so. Each part's outbox rows
+ * follow its own statements, so a conditional part's events depend on its own update only.
+ * Returns each part's own results.
+ */
+export async function commitMany(deps: Deps, parts: CommitPart[]): Promise<unknown[][]> {
   const by = recorderOf(deps);
-  await prepareDerived(deps.db, events, by.at);
-  const writes = eventWrites(deps.db, events, by);
-  const all = [...statements, ...writes.statements];
+  await prepareDerived(
+    deps.db,
+    parts.flatMap((p) => p.events),
+    by.at,
+  );
+  const all: Batch[] = [];
+  const placed = parts.map((part) => {
+    const writes = eventWrites(deps.db, part.events, by);
+    const at = all.length;
+    all.push(...part.statements, ...writes.statements);
+    return { part, writes, at, events: at + part.statements.length };
+  });
   if (all.length === 0) {
-    return [];
+    return parts.map(() => []);
   }
   const results = (await deps.db.batch(all as [Batch, ...Batch[]])) as unknown[];
-  const own = results.slice(0, statements.length);
-  const conversation = opts.conversation?.(own);
-  deps.events.committed(
-    writes.committed(results, statements.length, conversation),
-    writes.ids(results, statements.length),
-  );
-  return own;
+  return placed.map(({ part, writes, at, events }) => {
+    const own = results.slice(at, events);
+    const conversation = part.conversation?.(own);
+    deps.events.committed(
+      writes.committed(results, events, conversation),
+      writes.ids(results, events),
+    );
+    return own;
+  });
 }

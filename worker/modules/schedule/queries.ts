@@ -15,11 +15,12 @@ const cutoff = (now: number) => sql`${now} - ${AUTO_RESOLVE_AFTER} * 60`;
  * a backlog of waiting conversations is never read again each minute. CROSS JOIN keeps accounts
  * the outer loop (SQLite never reorders it), each account's deadline bounding an index range of
  * its conversations; the index is named because without statistics SQLite would pick the wider
- * one even where the partial one reads less. Answers the conversation ids.
+ * one even where the partial one reads less. Answers the conversations' ids and event_seq (the
+ * version a change of the conversation bumps, which the consumer's write requires unchanged).
  */
 export function dueForAutoResolve(now: number, limit: number) {
   const variant = (ignoreWaiting: boolean, index: string) => sql`
-    SELECT c.id AS id FROM ${accounts} CROSS JOIN ${conversations} AS c INDEXED BY ${sql.raw(index)}
+    SELECT c.id AS id, c.event_seq AS seq FROM ${accounts} CROSS JOIN ${conversations} AS c INDEXED BY ${sql.raw(index)}
     WHERE c.account_id = ${accounts.id} AND ${AUTO_RESOLVE_AFTER} IS NOT NULL
       AND ${ignoreWaiting ? sql`${IGNORE_WAITING} = 1` : sql`${IGNORE_WAITING} IS NOT 1`}
       AND c.status = 'open' ${ignoreWaiting ? sql`AND c.waiting_since IS NULL` : sql``}
@@ -31,9 +32,9 @@ export function dueForAutoResolve(now: number, limit: number) {
   };
 }
 
-/** The ids `dueForAutoResolve` answers. */
-export const idsOf = async (db: Db, query: SQL) =>
-  (await db.all<{ id: number }>(query)).map((r) => r.id);
+/** What `dueForAutoResolve` answers, as [id, event_seq] pairs. */
+export const itemsOf = async (db: Db, query: SQL) =>
+  (await db.all<{ id: number; seq: number }>(query)).map((r): [number, number] => [r.id, r.seq]);
 
 /** The conversations with these ids, with their accounts (primary-key reads). */
 export async function withAccounts(db: Db, ids: number[]) {
@@ -51,12 +52,14 @@ export async function withAccounts(db: Db, ids: number[]) {
   return rows;
 }
 
-/** Snoozed conversations whose time has come, by their wake-up time (a partial index). */
+/**
+ * Snoozed conversations whose time has come, by their wake-up time (a partial index), as the
+ * same [id, event_seq] pairs.
+ */
 export const dueToWake = (db: Db, now: number, limit: number) =>
   db
-    .select({ account: accounts, conversation: conversations })
+    .select({ id: conversations.id, seq: conversations.eventSeq })
     .from(conversations)
-    .innerJoin(accounts, eq(accounts.id, conversations.accountId))
     .where(
       and(
         isNotNull(conversations.snoozedUntil),
@@ -66,14 +69,23 @@ export const dueToWake = (db: Db, now: number, limit: number) =>
     )
     .limit(limit);
 
-/** The condition that keeps an auto-resolve from acting on a conversation that moved since. */
-export const stillIdle = (now: number, minutes: number, ignoreWaiting: boolean) =>
+/**
+ * The condition that keeps an auto-resolve from acting on a conversation that moved since the
+ * tick read it: still due, and no change recorded since (`seq`, its event_seq then). A second
+ * delivery of the same batch, or a resolve and reopen in between, finds a newer event_seq.
+ */
+export const stillIdle = (now: number, minutes: number, ignoreWaiting: boolean, seq: number) =>
   and(
+    eq(conversations.eventSeq, seq),
     eq(conversations.status, "open"),
     lte(conversations.lastActivityAt, now - minutes * 60),
     ignoreWaiting ? isNull(conversations.waitingSince) : undefined,
   ) as SQL;
 
-/** The same for a wake-up: still snoozed, and still until a time that has come. */
-export const stillSnoozed = (now: number) =>
-  and(eq(conversations.status, "snoozed"), lte(conversations.snoozedUntil, now)) as SQL;
+/** The same for a wake-up: unchanged, still snoozed, and still until a time that has come. */
+export const stillSnoozed = (now: number, seq: number) =>
+  and(
+    eq(conversations.eventSeq, seq),
+    eq(conversations.status, "snoozed"),
+    lte(conversations.snoozedUntil, now),
+  ) as SQL;

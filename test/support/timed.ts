@@ -1,0 +1,54 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import worker from "../../worker";
+import type { Bindings, TimedMessage } from "../../worker/env";
+
+/** The Worker's env with a TIMED queue that keeps what the tick sends, for the test to deliver. */
+export function recordingTimed(base: Bindings = env as Bindings) {
+  const sent: TimedMessage[] = [];
+  const TIMED = {
+    send: async (body: TimedMessage) => {
+      sent.push(body);
+    },
+    sendBatch: async (messages: { body: TimedMessage }[]) => {
+      sent.push(...messages.map((m) => m.body));
+    },
+  } as unknown as Queue<TimedMessage>;
+  return { env: { ...base, TIMED }, sent };
+}
+
+let seq = 0;
+
+/** Delivers `bodies` to the Worker's queue handler as one batch of the TIMED queue. */
+export async function deliverTimed(bodies: TimedMessage[], to: Bindings = env as Bindings) {
+  const batch = createMessageBatch<TimedMessage>(
+    "parley-timed",
+    bodies.map((body) => ({ id: `t${++seq}`, timestamp: Date.now(), attempts: 1, body })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch as never, to);
+  return getQueueResult(batch, ctx);
+}
+
+/** wrangler.toml's max_batch_size for parley-timed: what one consumer invocation gets at most. */
+export const TIMED_BATCH_MESSAGES = 5;
+
+/**
+ * A tick as deployed: `task` finds what is due and sends it to the TIMED queue, then every
+ * message it sent is delivered, in batches as the queue would. Answers what the task answered.
+ */
+export async function tick(
+  task: (env: Bindings, now: number) => Promise<number>,
+  now: number,
+): Promise<number> {
+  const recorded = recordingTimed();
+  const sent = await task(recorded.env, now);
+  await drain(recorded.sent);
+  return sent;
+}
+
+/** Delivers recorded messages in queue-sized batches. */
+export async function drain(messages: TimedMessage[]) {
+  for (let i = 0; i < messages.length; i += TIMED_BATCH_MESSAGES) {
+    await deliverTimed(messages.slice(i, i + TIMED_BATCH_MESSAGES));
+  }
+}
