@@ -9,7 +9,10 @@ import type { CommittedEvent } from "./types";
 export type EventBus = {
   /** What a commit of this unit of work recorded: its events and their outbox rows. */
   committed(events: CommittedEvent[], outboxIds: number[]): void;
-  /** Relays the outbox rows to the queue, then runs the live handlers, in commit order. */
+  /**
+   * Relays the outbox rows to the queue, then runs the live handlers: in commit order within a
+   * conversation, conversations side by side.
+   */
   flush(): Promise<void>;
 };
 
@@ -50,14 +53,26 @@ export function createEventBus(env: Bindings, { log, defer }: BusOptions): Event
       await relay();
       const live = handlers().live;
       while (pending.length > 0) {
-        const item = pending.shift() as CommittedEvent;
-        for (const handler of live) {
-          try {
-            await handler(item, { env, log });
-          } catch (error) {
-            log.error("live handler failed", { event: item.event.name, error });
-          }
+        // One conversation's frames keep their commit order; different conversations' frames
+        // go side by side (a batch of timed changes flushes many conversations at once).
+        const groups = new Map<number | null, CommittedEvent[]>();
+        for (const item of pending.splice(0)) {
+          const key = item.conversation?.id ?? null;
+          groups.set(key, [...(groups.get(key) ?? []), item]);
         }
+        await Promise.all(
+          [...groups.values()].map(async (group) => {
+            for (const item of group) {
+              for (const handler of live) {
+                try {
+                  await handler(item, { env, log });
+                } catch (error) {
+                  log.error("live handler failed", { event: item.event.name, error });
+                }
+              }
+            }
+          }),
+        );
       }
     },
   };

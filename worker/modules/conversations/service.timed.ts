@@ -44,6 +44,8 @@ export async function changeStatusOfMany(
   });
   const results = await commitMany(deps, parts);
   const after = changes.map((c, i) => firstRow<ConversationRow>(results[i] ?? []) ?? c.row);
+  // The status events leave (queue, live frames) while the notes are written.
+  const flushed = deps.events.flush();
   await Promise.all(
     changes.map(async (c, i) => {
       const row = after[i] as ConversationRow;
@@ -59,5 +61,6 @@ export async function changeStatusOfMany(
       }
     }),
   );
+  await flushed;
   return after;
 }
