@@ -1,4 +1,6 @@
+import { useEffect } from "preact/hooks";
 import { describe, expect, it } from "vitest";
+import { mount } from "../../widget/src/app/mount";
 import { computed, effect, signal } from "../../widget/src/app/state/signal";
 
 describe("signal store", () => {
@@ -57,5 +59,78 @@ describe("signal store", () => {
     a.value = 4;
     expect(seen).toEqual([4, 6]);
     expect(a.peek()).toBe(4);
+  });
+
+  it("reruns an effect that changed, while it ran, a signal it had already read", () => {
+    const a = signal(0);
+    const seen: number[] = [];
+    effect(() => {
+      seen.push(a.value);
+      if (a.value === 0) {
+        a.value = 1; // what the run read is stale now: it must run again
+      }
+    });
+    expect(seen).toEqual([0, 1]);
+  });
+
+  it("sees what another effect, set off by its own run, wrote to a signal it had read", async () => {
+    const inner = signal(0);
+    const mirror = signal(0);
+    effect(() => {
+      mirror.value = inner.value * 10;
+    });
+    const source = signal(0);
+    const seen: number[] = [];
+    effect(() => {
+      seen.push(mirror.value);
+      if (source.value > 0) {
+        inner.value = source.value; // the effect above writes mirror, read earlier in this run
+      }
+    }, queueMicrotask);
+    source.value = 1;
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(seen).toEqual([0, 0, 10]);
+  });
+
+  it("reports an effect that keeps changing what it reads instead of running forever", () => {
+    const a = signal(0);
+    expect(() =>
+      effect(() => {
+        a.value = a.value + 1;
+      }),
+    ).toThrow(/cycle/);
+  });
+
+  it("re-renders what a component's effect wrote while the tree was rendering", async () => {
+    // Preact runs a component's pending useEffect at the start of its next render, which is
+    // inside the store's render effect: that write must still reach the screen.
+    const label = signal("early");
+    const tick = signal(0);
+    const Shows = () => (
+      <p>
+        {label.value} {tick.value}
+      </p>
+    );
+    const Writes = () => {
+      useEffect(() => {
+        label.value = "late";
+      }, []);
+      return null;
+    };
+    const root = document.createElement("div");
+    const stop = mount(
+      () => (
+        <>
+          <Shows />
+          <Writes />
+        </>
+      ),
+      root,
+    );
+    tick.value = 1; // re-rendered (next microtask) before the effects' own frame
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(root.textContent).toBe("late 1");
+    stop();
   });
 });

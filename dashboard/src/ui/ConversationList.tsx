@@ -182,10 +182,6 @@ export function ConversationList({
   activeId: number | null;
 }) {
   version.value; // re-render on every change of the rows
-  // ...also through the component's own state: a change of the rows alone (a message frame)
-  // was seen not to re-render the list in Chromium when nothing else changed with it.
-  const [, redraw] = useState(0);
-  useEffect(() => version.subscribe(() => redraw((n) => n + 1)), []);
   const f = filter.value;
   const c = counts.value;
   const ids = rows();
