@@ -1,11 +1,18 @@
 import { fireEvent, screen } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../widget/src/app/App";
+import type { Conversation } from "../../widget/src/app/api/types";
 import { MessageBubble } from "../../widget/src/app/components/MessageBubble";
 import { MessageList } from "../../widget/src/app/components/MessageList";
 import { configure } from "../../widget/src/app/config";
 import { resetChat } from "../../widget/src/app/state/chat";
-import { mergeMessages, pending, typing } from "../../widget/src/app/state/conversation";
+import {
+  agentRead,
+  loadConversation,
+  mergeMessages,
+  pending,
+  typing,
+} from "../../widget/src/app/state/conversation";
 import { saveSession } from "../../widget/src/app/state/session";
 import { online, settings } from "../../widget/src/app/state/ui";
 import { fakeApi, inboxSettings, message, settle, show } from "./support";
@@ -72,6 +79,35 @@ describe("MessageBubble", () => {
 });
 
 describe("MessageList", () => {
+  it("says Read only for what the agents' read covers, though a later message shares its second", async () => {
+    const second = 1_700_000_100;
+    const mine = (id: number) =>
+      message({ id, seq: id, message_type: 0, created_at: second, sender: undefined });
+    view = show(() => <MessageList />);
+    loadConversation({
+      id: 1,
+      uuid: "c-1",
+      inbox_id: 1,
+      status: "open",
+      contact_last_seen_at: second,
+      agent_last_seen_at: second,
+      agent_last_seen_seq: 1,
+      messages: [mine(1)],
+      contact: { id: 1, name: "Visitor", email: null, phone_number: null, identifier: null },
+    } as Conversation);
+    await settle();
+    expect(view.root.textContent).toContain("Read");
+    // Stored after the read, in the same second: a time comparison would call it read too.
+    mergeMessages([mine(2)]);
+    await settle();
+    expect(view.root.textContent).toContain("Sent");
+    expect(view.root.textContent).not.toContain("Read");
+    // The agents read again: the frame's seq covers it.
+    agentRead.value = { at: second, seq: 2 };
+    await settle();
+    expect(view.root.textContent).toContain("Read");
+  });
+
   it("shows messages in seq order, pending ones, and who is typing (no greeting card)", async () => {
     view = show(() => <MessageList />);
     mergeMessages([

@@ -80,6 +80,7 @@ export type Conversation = {
   last_activity_at: number;
   unread_count: number;
   contact_last_seen_at: number;
+  contact_last_seen_seq?: number | null;
   last_non_activity_message: Message | null;
   custom_attributes?: Record<string, unknown>;
   meta: {

@@ -4,6 +4,7 @@ import { LiveSocket, type SocketState } from "../lib/socket";
 import type { Conversation, Frame, Message } from "../lib/types";
 import { fetchOne, markRead, noteConversation, noteMessage, row, setOpen } from "./list";
 import { type Draft, Outbox, type Pending } from "./outbox";
+import { NO_READ, type ReadMark, readMark } from "./read-mark";
 import { profile, token } from "./session";
 
 export type Person = { id: number; name: string; type: string };
@@ -14,7 +15,8 @@ export const pending = signal<Pending[]>([]);
 export const typers = signal<Person[]>([]);
 export const viewers = signal<Person[]>([]);
 export const contactOnline = signal(false);
-export const contactSeenAt = signal(0);
+/** When the contact last read, and up to which message: the agents' "Seen". */
+export const contactSeen = signal<ReadMark>(NO_READ);
 export const hasOlder = signal(false);
 export const threadState = signal<SocketState>("connecting");
 export const threadError = signal("");
@@ -162,7 +164,7 @@ function onFrame(frame: Frame) {
       return;
     case "conversation.read":
       if (data.by === "contact") {
-        contactSeenAt.value = Number(data.at) || Math.floor(Date.now() / 1000);
+        contactSeen.value = readMark(data.at || Math.floor(Date.now() / 1000), data.seq);
       }
       return;
     case "typing.on":
@@ -194,7 +196,7 @@ async function refreshConversation() {
   );
   if (c && gen === generation) {
     conversation.value = c;
-    contactSeenAt.value = Math.max(contactSeenAt.peek(), c.contact_last_seen_at);
+    noteContactRead(c);
     noteConversation(c);
   } else if (gen === generation) {
     void fetchOne(openId);
@@ -385,9 +387,18 @@ async function takeAhead(ahead: Promise<Kept | null>, gen: number) {
   }
 }
 
+/** The record's mark, unless a read frame already brought a later one. */
+function noteContactRead(c: Conversation) {
+  const mark = readMark(c.contact_last_seen_at, c.contact_last_seen_seq);
+  const held = contactSeen.peek();
+  if (mark.at > held.at || (mark.seq ?? 0) > (held.seq ?? 0)) {
+    contactSeen.value = mark;
+  }
+}
+
 function show(c: Conversation) {
   conversation.value = c;
-  contactSeenAt.value = Math.max(contactSeenAt.peek(), c.contact_last_seen_at);
+  noteContactRead(c);
   unseen = c.unread_count > 0;
 }
 
@@ -406,7 +417,7 @@ export function closeThread() {
   typers.value = [];
   viewers.value = [];
   contactOnline.value = false;
-  contactSeenAt.value = 0;
+  contactSeen.value = NO_READ;
   typingSince = 0;
   unseen = false;
 }

@@ -1,8 +1,9 @@
 import { inboxName } from "../state/account";
+import { covers } from "../state/read-mark";
 import { conversationPath, go } from "../state/route";
 import {
   contactOnline,
-  contactSeenAt,
+  contactSeen,
   conversation,
   discard,
   messages,
@@ -67,7 +68,7 @@ export function Thread({ accountId }: { accountId: number }) {
     return <section class="thread-pane" aria-busy="true" />;
   }
   const name = c.meta.sender?.name || `Visitor #${c.meta.sender?.id ?? ""}`;
-  const seenAt = contactSeenAt.value;
+  const seen = contactSeen.value;
   const others = viewers.value;
   return (
     <section class="thread-pane" aria-label={`Conversation with ${name}`}>
@@ -119,7 +120,7 @@ export function Thread({ accountId }: { accountId: number }) {
           style={{ paddingTop: `${view.padTop}px`, paddingBottom: `${view.padBottom}px` }}
         >
           {list.slice(view.first, view.last).map((m) => (
-            <MessageView key={m.id} m={m} seen={m.created_at <= seenAt} />
+            <MessageView key={m.id} m={m} seen={covers(seen, m)} />
           ))}
         </ol>
         {pending.value.length > 0 && (

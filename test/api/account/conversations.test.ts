@@ -355,6 +355,7 @@ describe("GET /conversations/{id}", () => {
       agent_last_seen_at: 1_700_000_500,
       assignee_last_seen_at: 0,
       contact_last_seen_at: 0,
+      contact_last_seen_seq: null,
       can_reply: true,
       labels: ["billing", "vip"],
       muted: false,

@@ -47,6 +47,7 @@ describe("POST conversations (E19)", () => {
       status: "open",
       contact_last_seen_at: 0,
       agent_last_seen_at: 0,
+      agent_last_seen_seq: null,
       messages: [],
       contact: expect.objectContaining({ id: s.contact.id, name: "Visitor", label_list: [] }),
     });

@@ -54,6 +54,8 @@ export const conversations = sqliteTable(
     agentLastSeenSeq: integer("agent_last_seen_seq"),
     assigneeLastSeenAt: integer("assignee_last_seen_at"),
     contactLastSeenAt: integer("contact_last_seen_at"),
+    /** The same for the contact's reads (the agents' "Seen"); null: read by time. */
+    contactLastSeenSeq: integer("contact_last_seen_seq"),
     firstReplyCreatedAt: integer("first_reply_created_at"),
     waitingSince: integer("waiting_since"),
     lastActivityAt: integer("last_activity_at").notNull(),

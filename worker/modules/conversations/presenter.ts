@@ -51,6 +51,7 @@ export function presentConversation(
     agent_last_seen_at: row.agentLastSeenAt ?? 0,
     assignee_last_seen_at: row.assigneeLastSeenAt ?? 0,
     contact_last_seen_at: row.contactLastSeenAt ?? 0,
+    contact_last_seen_seq: row.contactLastSeenSeq,
     can_reply: REPLYABLE_CHANNELS.has(parts.channelType) && !parts.contact.blocked,
     labels: parts.labels,
     muted: row.muted,
@@ -90,6 +91,7 @@ export function presentPublicConversation(
     status: row.status,
     contact_last_seen_at: row.contactLastSeenAt ?? 0,
     agent_last_seen_at: row.agentLastSeenAt ?? 0,
+    agent_last_seen_seq: row.agentLastSeenSeq,
     messages,
     contact,
   };

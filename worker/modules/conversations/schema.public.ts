@@ -4,7 +4,7 @@ import { IdParam } from "../../http/schemas/ids";
 import { ContactIdentifierParam, PublicContactSchema } from "../contacts/schema.public";
 import { InboxIdentifierParam } from "../inboxes/schema.public";
 import { PublicMessageSchema } from "../messages/schema";
-import { ConversationSchema } from "./schema";
+import { ConversationSchema, seenSeq } from "./schema";
 
 export const PublicConversationParams = z.object({
   inbox_identifier: InboxIdentifierParam,
@@ -65,6 +65,7 @@ export const PublicConversationSchema = ConversationSchema.pick({
   agent_last_seen_at: true,
 })
   .extend({
+    agent_last_seen_seq: seenSeq("agents"),
     messages: z
       .array(PublicMessageSchema)
       .openapi({ description: "The latest 20 non-private messages, oldest first" }),

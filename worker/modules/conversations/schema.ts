@@ -18,6 +18,20 @@ export const ConversationParams = accountParams({
 
 const jsonObject = z.record(z.string(), z.unknown());
 
+/**
+ * A read mark's message seq (Parley's addition beside Chatwoot's `*_last_seen_at`): the read
+ * covers the messages up to this seq. Clocks are whole seconds, so a message stored in the
+ * second of a read is told apart only by seq; null for a mark without one (compare by time).
+ */
+export const seenSeq = (who: string) =>
+  z
+    .number()
+    .int()
+    .nullable()
+    .openapi({
+      description: `The newest message seq when the ${who} last read; null: compare by time`,
+    });
+
 export const ConversationMetaSchema = z
   .object({
     sender: ConversationContactSchema,
@@ -41,6 +55,7 @@ export const ConversationSchema = z
     agent_last_seen_at: z.number().int().openapi({ description: "Unix seconds; 0 when never" }),
     assignee_last_seen_at: z.number().int().openapi({ description: "Unix seconds; 0 when never" }),
     contact_last_seen_at: z.number().int().openapi({ description: "Unix seconds; 0 when never" }),
+    contact_last_seen_seq: seenSeq("contact"),
     can_reply: z.boolean(),
     labels: z.array(z.string()),
     muted: z.boolean(),

@@ -3,7 +3,7 @@ import { commit } from "../../events/commit";
 import { ApiError, invalidField } from "../../lib/errors";
 import type { AppendResult } from "../conversation-room/types";
 import { checkSubmission } from "../csat/service";
-import { findMessage } from "../messages/queries";
+import { findMessage, newestSeq } from "../messages/queries";
 import { createMessage, type MessageScope } from "../messages/service";
 import { updateMessage } from "../messages/service.changes";
 import { MESSAGE_TYPE_CODES } from "../messages/types";
@@ -97,9 +97,13 @@ export function setContactTyping(scope: ContactScope, row: ConversationRow, on: 
   });
 }
 
+/** Up to the newest message stored when the update runs (its seq, read in the statement). */
 export async function markSeenByContact(scope: ContactScope, row: ConversationRow) {
   const at = scope.deps.now();
-  const update = updateConversationRow(scope.deps.db, row.id, { contactLastSeenAt: at });
+  const update = updateConversationRow(scope.deps.db, row.id, {
+    contactLastSeenAt: at,
+    contactLastSeenSeq: newestSeq(row.id),
+  });
   await commit(scope.deps, [update], [readEvent(row, "contact", at)], {
     conversation: (r) => firstRow<ConversationRow>(r),
   });

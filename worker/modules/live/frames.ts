@@ -28,7 +28,7 @@ export type ConversationForContact = Pick<
 
 export type LiveAssignee = UserRef | null;
 type Summary = ConversationSummary;
-type Read = { id: number; by: "contact" | "agent"; at: number };
+type Read = { id: number; by: "contact" | "agent"; at: number; seq: number | null };
 
 /** The frames of records, for either audience of a room or for the account feed. */
 export type RecordFrame =

@@ -73,7 +73,10 @@ export function liveFramesOf(
     case "team.changed":
       return { feed: { event: "conversation.updated", data: summary } };
     case "conversation.read": {
-      const data = { id: conversation.displayId, by: event.data.by, at: event.data.at };
+      // The mark as the read stored it: `seq` tells apart a message stored in its second.
+      const seq =
+        event.data.by === "agent" ? conversation.agentLastSeenSeq : conversation.contactLastSeenSeq;
+      const data = { id: conversation.displayId, by: event.data.by, at: event.data.at, seq };
       const read = { event: "conversation.read", data } as const;
       return { room: { agent: read, contact: read } };
     }

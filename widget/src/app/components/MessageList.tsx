@@ -1,7 +1,8 @@
 import { INCOMING, type Message } from "../api/types";
 import { locale, t } from "../i18n";
 import { loadOlder } from "../state/chat";
-import { agentLastSeenAt, hasOlder, messages, pending } from "../state/conversation";
+import { agentRead, hasOlder, messages, pending } from "../state/conversation";
+import { covers } from "../state/read-mark";
 import { MessageBubble } from "./MessageBubble";
 import { PendingBubble } from "./PendingBubble";
 import { TypingIndicator } from "./TypingIndicator";
@@ -16,7 +17,7 @@ function deliveryOf(m: Message) {
   if (m.status === "failed") {
     return <span class="pw-error">{t("failed")}</span>;
   }
-  const read = m.status === "read" || agentLastSeenAt.value >= m.created_at;
+  const read = m.status === "read" || covers(agentRead.value, m);
   return <span>{t(read ? "read" : "sent")}</span>;
 }
 

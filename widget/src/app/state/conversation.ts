@@ -1,5 +1,6 @@
 import type { Conversation, Message } from "../api/types";
 import { load, store } from "../lib/storage";
+import { NO_READ, type ReadMark, readMark } from "./read-mark";
 import { computed, signal } from "./signal";
 
 /** A message the visitor wrote that the server has not confirmed yet. */
@@ -19,7 +20,8 @@ export type Pending = {
 export const messages = signal<Message[]>([]);
 export const pending = signal<Pending[]>([]);
 export const status = signal<Conversation["status"] | null>(null);
-export const agentLastSeenAt = signal(0);
+/** When the agents last read, and up to which message: the visitor's "Read". */
+export const agentRead = signal<ReadMark>(NO_READ);
 /** Name of the agent or bot typing right now. */
 export const typing = signal<string | null>(null);
 /** More history exists before the first message shown. */
@@ -69,7 +71,7 @@ export function updatePending(echoId: string, patch: Partial<Pending>) {
 /** `merge`: how its messages join the list (live.ts passes `receive`, which reports new ones). */
 export function loadConversation(conversation: Conversation, merge = mergeMessages) {
   status.value = conversation.status;
-  agentLastSeenAt.value = conversation.agent_last_seen_at;
+  agentRead.value = readMark(conversation.agent_last_seen_at, conversation.agent_last_seen_seq);
   merge(conversation.messages);
 }
 
@@ -79,7 +81,7 @@ export function clearConversation() {
   status.value = null;
   typing.value = null;
   hasOlder.value = false;
-  agentLastSeenAt.value = 0;
+  agentRead.value = NO_READ;
   cursor.seq = 0;
   synced.value = true;
 }

@@ -1,7 +1,8 @@
 import { api } from "../api/endpoints";
 import type { Conversation, Message, ServerFrame } from "../api/types";
-import { agentLastSeenAt, cursor, loadConversation, status, typing } from "./conversation";
+import { agentRead, cursor, loadConversation, status, typing } from "./conversation";
 import { flush } from "./outbox";
+import { readMark } from "./read-mark";
 import { receive } from "./receive";
 import { session } from "./session";
 import { connect, disconnect, sendTyping } from "./transport";
@@ -44,7 +45,7 @@ function applyFrame(frame: ServerFrame) {
       break;
     case "conversation.read":
       if (data.by === "agent") {
-        agentLastSeenAt.value = Number(data.at) || 0;
+        agentRead.value = readMark(data.at, data.seq);
       }
       break;
     case "resync":

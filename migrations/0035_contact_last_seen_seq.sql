@@ -1,0 +1,1 @@
+ALTER TABLE `conversations` ADD `contact_last_seen_seq` integer;
