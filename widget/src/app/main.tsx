@@ -101,13 +101,22 @@ effect(() => {
   }
 });
 
+/**
+ * `fn` in a task of its own. On a help center the chat's frame has the page's origin and runs on
+ * the page's main thread: the chat's startup goes in steps that each stay short there (issue 24).
+ */
+const nextTask = (fn: () => void) => setTimeout(fn);
+
 effect(() => {
   // Inboxes without a portal never fetch the help center's chunk.
   if (settings.value?.portal) {
     import("./help/Home")
-      .then((m) => {
-        helpHome.value = m.Home;
-      })
+      // The chunk is evaluated in the task that loaded it; the home renders in the next one.
+      .then((m) =>
+        nextTask(() => {
+          helpHome.value = m.Home;
+        }),
+      )
       // A chunk that cannot load leaves the plain chat.
       .catch(() => {
         helpHome.value = (p) => p.children as VNode;
@@ -115,8 +124,10 @@ effect(() => {
   }
 });
 
-mount(() => <App />, document.getElementById("app") as HTMLElement);
 if (!embedded()) {
   setOpen(true);
 }
+// The host hears "ready" (and sends the stored session) while the first render waits a task:
+// evaluating the bundle and rendering it are two shorter tasks instead of one.
 notifyHost({ type: "ready", payload: {} });
+nextTask(() => mount(() => <App />, document.getElementById("app") as HTMLElement));
