@@ -29,8 +29,18 @@ export async function deliverTimed(bodies: TimedMessage[], to: Bindings = env as
   return getQueueResult(batch, ctx);
 }
 
+const wrangler = Object.values(
+  import.meta.glob<string>("../../wrangler.toml", {
+    query: "?raw",
+    import: "default",
+    eager: true,
+  }),
+)[0] as string;
+
 /** wrangler.toml's max_batch_size for parley-timed: what one consumer invocation gets at most. */
-export const TIMED_BATCH_MESSAGES = 5;
+export const TIMED_BATCH_MESSAGES = Number(
+  /queue = "parley-timed"\s*\nmax_batch_size = (\d+)/.exec(wrangler)?.[1] ?? Number.NaN,
+);
 
 /**
  * A tick as deployed: `task` finds what is due and sends it to the TIMED queue, then every
