@@ -87,6 +87,22 @@ describe("message text: one sanitising path", () => {
     expect(container.textContent).toContain("Seen");
   });
 
+  it("shows a mention in a note as @Name, not its markdown", () => {
+    const { container } = render(
+      <ul>
+        <MessageView
+          m={message({
+            message_type: 1,
+            private: true,
+            content: "Over to [@Alan Agent](mention://user/2/Alan%20Agent)",
+          })}
+          seen={false}
+        />
+      </ul>,
+    );
+    expect(container.querySelector(".text")?.textContent).toBe("Over to @Alan Agent");
+  });
+
   it("marks a private note as one", () => {
     const { container } = render(
       <ul>

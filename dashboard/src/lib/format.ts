@@ -1,3 +1,5 @@
+import type { Conversation } from "./types";
+
 /** Short relative time for the list: now, 5m, 3h, then the weekday or the date. */
 export function ago(unix: number, now = Date.now()): string {
   const s = Math.max(0, Math.floor(now / 1000) - unix);
@@ -38,3 +40,20 @@ export const safeUrl = (url: string | null | undefined) =>
 
 export const plural = (n: number, one: string, many = `${one}s`) =>
   `${n.toLocaleString()} ${n === 1 ? one : many}`;
+
+/** A mention as agents write it, `[@Alan Agent](mention://user/2/Alan%20Agent)` (or a team's). */
+const MENTION = /\[(@[^\]\n]+)\]\(mention:\/\/(?:user|team)\/\d+\/[^)\s]*\)/g;
+
+/** Text as a reader sees it: a mention is its `@Name`, not its markdown. */
+export const plainMentions = (text: string) => text.replace(MENTION, "$1");
+
+/** The list's one line of a conversation's latest message. */
+export function previewOf(c: Conversation) {
+  const m = c.last_non_activity_message;
+  if (!m) {
+    return "";
+  }
+  const text =
+    plainMentions(m.content?.trim() ?? "") || (m.attachments?.length ? "📎 Attachment" : "");
+  return m.private ? `Note: ${text}` : m.message_type === 1 ? `You: ${text}` : text;
+}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ago, initials } from "../lib/format";
+import { ago, initials, previewOf } from "../lib/format";
 import type { Conversation } from "../lib/types";
 import { inboxes, inboxName, labels, teams } from "../state/account";
 import {
@@ -30,15 +30,6 @@ const TABS: [AssigneeTab, string, "mine_count" | "unassigned_count" | "all_count
   ["all", "All", "all_count"],
 ];
 
-function preview(c: Conversation) {
-  const m = c.last_non_activity_message;
-  if (!m) {
-    return "";
-  }
-  const text = m.content?.trim() || (m.attachments?.length ? "📎 Attachment" : "");
-  return m.private ? `Note: ${text}` : m.message_type === 1 ? `You: ${text}` : text;
-}
-
 function Row({ c, active, accountId }: { c: Conversation; active: boolean; accountId: number }) {
   const unread = c.unread_count > 0;
   const name = c.meta.sender?.name || `Visitor #${c.meta.sender?.id ?? c.id}`;
@@ -67,7 +58,7 @@ function Row({ c, active, accountId }: { c: Conversation; active: boolean; accou
           </time>
         </span>
         <span class="row-bottom">
-          <span class="preview">{preview(c)}</span>
+          <span class="preview">{previewOf(c)}</span>
           {unread && (
             <span class="badge" title="Unread messages">
               {c.unread_count}

@@ -1,5 +1,5 @@
 import { RichText } from "../../../widget/src/app/components/RichText";
-import { clock, safeUrl } from "../lib/format";
+import { clock, plainMentions, safeUrl } from "../lib/format";
 import type { Attachment, Message } from "../lib/types";
 
 function AttachmentView({ a }: { a: Attachment }) {
@@ -41,7 +41,11 @@ export function MessageView({ m, seen }: { m: Message; seen: boolean }) {
         {m.private && <span class="tag">Private note</span>}
         {m.content && (
           <div class="text">
-            <RichText text={m.content} markdown={kind !== "in"} />
+            {/* Agents' text: a mention reads as its @Name (the markdown subset has no mentions). */}
+            <RichText
+              text={kind === "in" ? m.content : plainMentions(m.content)}
+              markdown={kind !== "in"}
+            />
           </div>
         )}
         {m.attachments?.map((a) => (
