@@ -176,6 +176,58 @@ describe("PATCH messages/{id} (submitted values)", () => {
     expectError(await pub(`${s.messages}/999999`, { method: "PATCH", body }), 404);
   });
 
+  it("makes an input_email's answer the contact's email too (as the widget sends it, or {email})", async () => {
+    const s = await setup();
+    const contact = `${s.base}/contacts/${s.contact.source_id}`;
+    expect((await pub(contact)).body.email).toBeNull();
+    const prompt = await agentSays(s, { content: "Your email?", content_type: "input_email" });
+    const submitted_values = [{ name: "email", title: "Email", value: " Vi@Example.com " }];
+    const res = await pub(`${s.messages}/${prompt.id}`, {
+      method: "PATCH",
+      body: { submitted_values },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.content_attributes).toMatchObject({
+      submitted_values,
+      submitted_email: "vi@example.com",
+    });
+    expect((await pub(contact)).body.email).toBe("vi@example.com");
+    const later = await agentSays(s, { content: "Another email?", content_type: "input_email" });
+    const other = await pub(`${s.messages}/${later.id}`, {
+      method: "PATCH",
+      body: { submitted_values: { email: "vi@work.example" } },
+    });
+    expect(other.status).toBe(200);
+    // The stored contact, as agents see it (not only the session's own view).
+    const accountBase = s.account.replace(/\/conversations\/.*$/, "");
+    const agents = await api(`${accountBase}/contacts/${s.contact.id}`, { token: s.admin.token });
+    expect(agents.body.payload.email).toBe("vi@work.example");
+  });
+
+  it("refuses an input_email answer without a valid email (422) and changes nothing", async () => {
+    const s = await setup();
+    const contact = `${s.base}/contacts/${s.contact.source_id}`;
+    const prompt = await agentSays(s, { content: "Your email?", content_type: "input_email" });
+    for (const submitted_values of [
+      [{ name: "email", value: "not-an-email" }],
+      [{ name: "email", value: "" }],
+      [{ name: "email" }],
+      [{ name: "email", value: `${"a".repeat(250)}@example.com` }],
+      { email: "two@at@signs" },
+      { rating: 5 },
+    ]) {
+      const res = await pub(`${s.messages}/${prompt.id}`, {
+        method: "PATCH",
+        body: { submitted_values },
+      });
+      expectError(res, 422);
+      expect(res.body.details?.[0]?.path).toBe("submitted_values");
+    }
+    const shown = (await pub(s.messages)).body.find((m: { id: number }) => m.id === prompt.id);
+    expect(shown.content_attributes).not.toHaveProperty("submitted_values");
+    expect((await pub(contact)).body.email).toBeNull();
+  });
+
   it("keeps the conversation's status when answering", async () => {
     const s = await setup();
     const prompt = await agentSays(s, { content: "Rate us", content_type: "input_csat" });

@@ -1,6 +1,7 @@
 import type { ConversationRow, MessageRow } from "../../db/schema";
 import { commit } from "../../events/commit";
 import { ApiError, invalidField } from "../../lib/errors";
+import { PublicContactInputSchema } from "../contacts/schema.public";
 import type { AppendResult } from "../conversation-room/types";
 import { checkSubmission } from "../csat/service";
 import { findMessage, newestSeq } from "../messages/queries";
@@ -137,16 +138,34 @@ export async function sendAsContact(
   return createMessage(scope, row, { ...input, messageType: "incoming" });
 }
 
+/** An input_email's answer: `[{name: "email", value}]` as the widget sends it, or `{email}`. */
+function submittedEmail(submitted: unknown): string {
+  const raw = Array.isArray(submitted)
+    ? (submitted.find((v) => v?.name === "email") ?? submitted[0])?.value
+    : (submitted as { email?: unknown } | null)?.email;
+  const parsed = PublicContactInputSchema.shape.email.safeParse(raw);
+  if (!parsed.success || !parsed.data) {
+    throw invalidField(
+      "submitted_values",
+      'must hold a valid email ([{"name": "email", "value": …}] or {"email": …})',
+      "Enter a valid email address",
+    );
+  }
+  return parsed.data;
+}
+
 /**
  * A visitor answers a bot or agent prompt (input_select, form, input_email, input_csat …): the
- * values land in content_attributes.submitted_values of a non-private outgoing message.
+ * values land in content_attributes.submitted_values of a non-private outgoing message. An
+ * input_email's answer is checked first and returned (with Chatwoot's submitted_email beside
+ * it): the caller makes it the contact's email, as Chatwoot's widget endpoint does.
  */
 export async function submitValues(
   scope: ContactScope,
   row: ConversationRow,
   messageId: number,
   submitted: unknown,
-): Promise<MessageRow> {
+): Promise<{ message: MessageRow; email: string | null }> {
   const message = await findPublicMessage(scope.deps.db, row.id, messageId);
   if (!message) {
     throw new ApiError("not_found");
@@ -162,7 +181,12 @@ export async function submitValues(
     );
   }
   checkSubmission(message, submitted);
-  return updateMessage(scope, row, message.id, {
-    content_attributes: { submitted_values: submitted },
+  const email = message.contentType === "input_email" ? submittedEmail(submitted) : null;
+  const updated = await updateMessage(scope, row, message.id, {
+    content_attributes: {
+      submitted_values: submitted,
+      ...(email !== null && { submitted_email: email }),
+    },
   });
+  return { message: updated, email };
 }

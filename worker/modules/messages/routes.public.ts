@@ -9,6 +9,7 @@ import { createRouter } from "../../http/router";
 import { JsonObjectSchema } from "../../http/schemas/bounded-json";
 import { jsonBody, jsonContent } from "../../http/schemas/envelopes";
 import { IdParam } from "../../http/schemas/ids";
+import { updatePublicContact } from "../contacts/service.public";
 import { PublicConversationParams } from "../conversations/schema.public";
 import {
   listOwnMessages,
@@ -39,8 +40,9 @@ const PublicMessageUpdateSchema = z
   .object({
     submitted_values: z.union([z.array(SubmittedValue).max(100), SubmittedValue]).openapi({
       description:
-        "Form or input_select replies ([{name, title, value}]), or {csat_survey_response: " +
-        "{rating, feedback_message}}",
+        "Form or input_select replies ([{name, title, value}]), an input_email's address " +
+        '([{name: "email", value}] or {email}; it becomes the contact\'s email too), or ' +
+        "{csat_survey_response: {rating, feedback_message}}",
     }),
   })
   .openapi("PublicMessageUpdate");
@@ -141,12 +143,17 @@ export const messagePublicRoutes = createRouter<PublicContactEnv>()
     const scope = contactScopeOf(c);
     const { conversation_id, message_id } = c.req.valid("param");
     const row = await loadOwnConversation(scope, conversation_id);
-    const message = await submitValues(
+    const { message, email } = await submitValues(
       scope,
       row,
       message_id,
       c.req.valid("json").submitted_values,
     );
+    if (email !== null) {
+      // Chatwoot's widget endpoint: an input_email's answer is the contact's email too.
+      const { deps, inbox } = c.var;
+      await updatePublicContact(deps, inbox, c.var, { email }, deps.origin);
+    }
     const [one] = await present(c, row, [message]);
     return c.json(one as z.infer<typeof PublicMessageSchema>, 200);
   });
