@@ -111,6 +111,47 @@ describe("the room's message log", () => {
     s.socket.close();
   });
 
+  it("marks more than 100 relayed outbox rows as sent with its next writes (D1 binds 100 values a statement)", {
+    timeout: 90_000,
+  }, async () => {
+    const s = await setup();
+    const marker = `many${s.conversation.id}`;
+    const heal = await failInserts(marker);
+    // Held back by the failing first message, 130 messages reach D1 together once it heals.
+    const contents = [`${marker} 0`, ...Array.from({ length: 129 }, (_, i) => `m${i + 1}`)];
+    await sendAll(s.socket, contents);
+    await heal();
+    const room = env.ROOMS.get(env.ROOMS.idFromName(`${s.account.id}:${s.conversation.id}`));
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      if ((await stored(s.conversation.id)).length >= 130) {
+        break;
+      }
+      if (!(await runDurableObjectAlarm(room))) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    // The next message carries the marks; then none of the rows is left unmarked.
+    s.socket.send({ type: "message.create", echo_id: "after", content: "after" });
+    await untilStored(s.conversation.id, 131);
+    const unmarked = async () =>
+      (
+        await env.DB.prepare(
+          "SELECT count(*) AS n FROM event_outbox WHERE conversation_id = ? AND name = 'message_created' AND sent_at IS NULL",
+        )
+          .bind(s.conversation.id)
+          .first<{ n: number }>()
+      )?.n;
+    for (const deadline = Date.now() + 40_000; Date.now() < deadline; ) {
+      if ((await unmarked()) === 0) {
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(await unmarked()).toBe(0);
+    expect(await outboxOf(s.conversation.id)).toHaveLength(131);
+    s.socket.close();
+  });
+
   it("loses and reorders nothing when the room is aborted with acked messages only in its log", async () => {
     const s = await setup();
     const marker = `hold${s.conversation.id}`;

@@ -11,6 +11,9 @@ import { nowSeconds } from "../lib/time";
  */
 const LONE_MARK_DELAY_MS = 3_000;
 
+/** Outbox ids per mark statement: D1 binds at most 100 values in one statement. */
+const MARKS_PER_STATEMENT = 90;
+
 /**
  * Sends the outbox rows the room committed to the EVENTS queue, and records them as sent
  * without a D1 round trip of their own: the marks ride along with the room's next message write
@@ -39,8 +42,11 @@ export class RoomRelay {
     });
   }
 
-  /** The marks to add to a write that is about to commit (given back if it fails). */
-  take(): { ids: number[]; statement: ReturnType<typeof markSent> } | null {
+  /**
+   * The marks to add to a write that is about to commit (given back if it fails), in statements
+   * of at most MARKS_PER_STATEMENT ids: a write of 200 messages leaves 200 marks behind it.
+   */
+  take(): { ids: number[]; statements: ReturnType<typeof markSent>[] } | null {
     if (this.marks.length === 0) {
       return null;
     }
@@ -49,7 +55,12 @@ export class RoomRelay {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    return { ids, statement: markSent(this.db(), ids, nowSeconds()) };
+    const at = nowSeconds();
+    const statements: ReturnType<typeof markSent>[] = [];
+    for (let i = 0; i < ids.length; i += MARKS_PER_STATEMENT) {
+      statements.push(markSent(this.db(), ids.slice(i, i + MARKS_PER_STATEMENT), at));
+    }
+    return { ids, statements };
   }
 
   /** The write that carried these marks failed: keep them for the next one. */
@@ -70,7 +81,10 @@ export class RoomRelay {
       this.timer = undefined;
       const taken = this.take();
       if (taken) {
-        void taken.statement.run().catch(() => this.giveBack(taken.ids));
+        const [first, ...rest] = taken.statements;
+        void this.db()
+          .batch([first as (typeof taken.statements)[number], ...rest])
+          .catch(() => this.giveBack(taken.ids));
       }
     }, LONE_MARK_DELAY_MS);
   }

@@ -50,7 +50,7 @@ export class DirectCommit {
     const batch = await groupBatch(db, group);
     const marks = this.relay.take();
     const since = this.conversation?.mark() ?? 0;
-    const statements = marks ? [...batch.statements, marks.statement] : batch.statements;
+    const statements = marks ? [...batch.statements, ...marks.statements] : batch.statements;
     let results: unknown[][];
     try {
       results = (await db.batch(statements as never)) as unknown[][];

@@ -21,9 +21,12 @@ const SAFETY_MS = 5_000;
  */
 const SET_ASIDE_AFTER = 8;
 
-/** D1 refused the statement itself (a constraint, a size, a trigger), not the trip to it. */
+/**
+ * D1 refused the message itself (a constraint or a trigger, a size, a type), not the trip to it
+ * nor a statement every message makes (a bug to fix, which setting messages aside would hide).
+ */
 const refusedByD1 = (err: unknown) =>
-  /SQLITE_|constraint|too big|mismatch/i.test(`${err} ${(err as Error)?.cause ?? ""}`);
+  /constraint|too big|toobig|mismatch/i.test(`${err} ${(err as Error)?.cause ?? ""}`);
 
 /** A message D1 refused, set aside: what the room tells its sockets and records. */
 export type SetAside = { entry: LogEntry; reason: string };
@@ -43,6 +46,8 @@ export class Replicator {
   private running: Promise<void> | undefined;
   private dirty = false;
   private failures = 0;
+  /** After a failure, new messages do not retry before this time: the alarm does, backing off. */
+  private retryAt = 0;
   /** Whether the room's alarm is set to come back (a crash before D1 has the log). */
   private armed = false;
   private readonly waiters = new Map<number, Waiter>();
@@ -82,6 +87,9 @@ export class Replicator {
       this.dirty = true;
       return;
     }
+    if (Date.now() < this.retryAt) {
+      return;
+    }
     this.running = this.round().finally(() => {
       this.running = undefined;
       if (this.dirty) {
@@ -117,6 +125,7 @@ export class Replicator {
   /** The alarm: the retry after a failure, or the first write after a restart. */
   async alarm(): Promise<void> {
     this.armed = false;
+    this.retryAt = 0;
     if (this.log.size() === 0) {
       return;
     }
@@ -137,6 +146,7 @@ export class Replicator {
       try {
         await this.write(entries);
         this.failures = 0;
+        this.retryAt = 0;
         this.alone = false;
       } catch (err) {
         if (await this.repairs.repair(entries, err).catch(() => false)) {
@@ -152,7 +162,8 @@ export class Replicator {
           entries: entries.length,
           retryInMs: wait,
         });
-        this.arm(Date.now() + wait);
+        this.retryAt = Date.now() + wait;
+        this.arm(this.retryAt);
         return;
       }
     }
@@ -188,8 +199,9 @@ export class Replicator {
     const db = this.db();
     const group = entries.map((e) => ({ req: e.req as AppendRequest, seq: e.seq, id: e.id }));
     const batch = await groupBatch(db, group);
-    const marks = this.relay.take();
-    const statements = marks ? [...batch.statements, marks.statement] : batch.statements;
+    // A message written alone (to find one D1 refuses) carries nothing else.
+    const marks = this.alone ? null : this.relay.take();
+    const statements = marks ? [...batch.statements, ...marks.statements] : batch.statements;
     let results: unknown[][];
     try {
       results = (await db.batch(statements as never)) as unknown[][];
