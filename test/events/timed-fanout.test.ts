@@ -5,6 +5,7 @@ import * as t from "../../worker/db/schema";
 import type { Bindings, TimedMessage } from "../../worker/env";
 import { nowSeconds } from "../../worker/lib/time";
 import { autoResolveDue, TIMED_BATCH, wakeSnoozed } from "../../worker/modules/schedule/service";
+import { countingDb } from "../support/counting-db";
 import { createAccount, createAdmin, createInbox, db } from "../support/factories";
 import { outboxOf } from "../support/factories-automation";
 import { conversationRow, createConversation } from "../support/factories-conversations";
@@ -53,42 +54,6 @@ async function messagesFor(ids: number[], at: number, task: TimedMessage["task"]
     messages.push({ kind: "timed", task, at, items: items.slice(i, i + TIMED_BATCH) });
   }
   return messages;
-}
-
-/** env.DB counting the consumer's own D1 calls (a batch is one call, its statements counted). */
-function countingDb(base: Bindings) {
-  const counts = { calls: 0, statements: 0 };
-  const watch = (stmt: D1PreparedStatement): D1PreparedStatement => {
-    const s = stmt as unknown as Record<string, (...a: unknown[]) => unknown>;
-    for (const name of ["all", "run", "first", "raw"]) {
-      const original = s[name] as (...a: unknown[]) => unknown;
-      s[name] = (...a: unknown[]) => {
-        counts.calls++;
-        counts.statements++;
-        return original.apply(stmt, a);
-      };
-    }
-    const bind = s.bind as (...a: unknown[]) => D1PreparedStatement;
-    s.bind = (...a: unknown[]) => watch(bind.apply(stmt, a));
-    return stmt;
-  };
-  const DB = {
-    prepare: (query: string) => watch(base.DB.prepare(query)),
-    batch: (statements: D1PreparedStatement[]) => {
-      counts.calls++;
-      counts.statements += statements.length;
-      return base.DB.batch(statements);
-    },
-    exec: (query: string) => {
-      counts.calls++;
-      return base.DB.exec(query);
-    },
-    dump: () => base.DB.dump(),
-    withSession: () => {
-      throw new Error("not used by the consumer");
-    },
-  } as unknown as D1Database;
-  return { env: { ...base, DB }, counts };
 }
 
 describe("the schedule tick fans out", () => {
