@@ -19,6 +19,9 @@ export type TimedMessage = {
   items: [number, number][];
 };
 
+/** The tick's assignment drain on the TIMED queue: a few inboxes with a waiting queue. */
+export type DrainMessage = { kind: "timed"; task: "drain"; at: number; inboxes: number[] };
+
 /** Bindings and vars of the Worker, as declared in wrangler.toml. */
 export type Bindings = {
   DB: D1Database;
@@ -36,7 +39,7 @@ export type Bindings = {
   /** Where deliveries that failed for good are parked. */
   EVENTS_DLQ: Queue<QueueMessage>;
   /** The schedule tick's fan-out: due conversations in small batches (modules/schedule/). */
-  TIMED: Queue<TimedMessage>;
+  TIMED: Queue<TimedMessage | DrainMessage>;
   /** Public API: requests per IP, per contact, and messages per contact (wrangler.toml). */
   PUBLIC_IP_LIMITER: RateLimit;
   PUBLIC_CONTACT_LIMITER: RateLimit;

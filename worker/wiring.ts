@@ -46,7 +46,7 @@ registerHandlers({
     auto_resolved: autoResolveDue,
     sign_in_failures: pruneSignInFailures,
     // A resolve frees a slot and a wake-up may need an agent (their hooks drain the inbox's
-    // queue); this catches what is left waiting.
+    // queue); this catches what is left waiting, fanned out on the TIMED queue as well.
     assigned_from_queue: drainQueues,
   },
   // Reporting facts and their rollups, in the batch of the events they come from.

@@ -7,6 +7,7 @@ import { drainQueues } from "../../worker/modules/assignment/service";
 import { addInboxMember, createAgent, db, type TestUser } from "../support/factories";
 import { createPublicConversation, createPublicWorld } from "../support/factories-public";
 import { api } from "../support/http";
+import { tick } from "../support/timed";
 import { openSocket } from "../support/ws";
 
 /** An auto-assigning inbox with `n` member agents; `online` ones never go offline. */
@@ -202,7 +203,7 @@ describe("auto-assignment (inbox enable_auto_assignment)", () => {
     const [agent] = w.agents as [TestUser];
     await createPublicConversation(w.base);
     await setAutoOffline(w.account.id, agent.id, false);
-    await drainQueues(env, nowSeconds());
+    await tick(drainQueues, nowSeconds());
     const [row] = await rowsOf(w.inbox.id);
     expect(row).toMatchObject({ assigneeId: agent.id, assignmentQueuedAt: null });
     const queued = await db()

@@ -1,26 +1,32 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import worker from "../../worker";
-import type { Bindings, TimedMessage } from "../../worker/env";
+import type { Bindings, DrainMessage, TimedMessage } from "../../worker/env";
+
+type Sent = TimedMessage | DrainMessage;
 
 /** The Worker's env with a TIMED queue that keeps what the tick sends, for the test to deliver. */
 export function recordingTimed(base: Bindings = env as Bindings) {
   const sent: TimedMessage[] = [];
+  const drains: DrainMessage[] = [];
+  const keep = (body: Sent) => (body.task === "drain" ? drains.push(body) : sent.push(body));
   const TIMED = {
-    send: async (body: TimedMessage) => {
-      sent.push(body);
+    send: async (body: Sent) => {
+      keep(body);
     },
-    sendBatch: async (messages: { body: TimedMessage }[]) => {
-      sent.push(...messages.map((m) => m.body));
+    sendBatch: async (messages: { body: Sent }[]) => {
+      for (const m of messages) {
+        keep(m.body);
+      }
     },
-  } as unknown as Queue<TimedMessage>;
-  return { env: { ...base, TIMED }, sent };
+  } as unknown as Queue<Sent>;
+  return { env: { ...base, TIMED }, sent, drains };
 }
 
 let seq = 0;
 
 /** Delivers `bodies` to the Worker's queue handler as one batch of the TIMED queue. */
-export async function deliverTimed(bodies: TimedMessage[], to: Bindings = env as Bindings) {
-  const batch = createMessageBatch<TimedMessage>(
+export async function deliverTimed(bodies: Sent[], to: Bindings = env as Bindings) {
+  const batch = createMessageBatch<Sent>(
     "parley-timed",
     bodies.map((body) => ({ id: `t${++seq}`, timestamp: Date.now(), attempts: 1, body })),
   );
@@ -53,11 +59,12 @@ export async function tick(
   const recorded = recordingTimed();
   const sent = await task(recorded.env, now);
   await drain(recorded.sent);
+  await drain(recorded.drains);
   return sent;
 }
 
 /** Delivers recorded messages in queue-sized batches. */
-export async function drain(messages: TimedMessage[]) {
+export async function drain(messages: Sent[]) {
   for (let i = 0; i < messages.length; i += TIMED_BATCH_MESSAGES) {
     await deliverTimed(messages.slice(i, i + TIMED_BATCH_MESSAGES));
   }

@@ -1,0 +1,130 @@
+import { env } from "cloudflare:test";
+import { and, eq, isNotNull } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as t from "../../worker/db/schema";
+import type { Bindings, DrainMessage } from "../../worker/env";
+import { nowSeconds } from "../../worker/lib/time";
+import {
+  DRAIN_INBOXES,
+  DRAIN_PER_INBOX,
+  drainQueues,
+} from "../../worker/modules/assignment/service";
+import { countingDb } from "../support/counting-db";
+import { addInboxMember, createAccount, createAgent, createInbox, db } from "../support/factories";
+import { createConversation } from "../support/factories-conversations";
+import { deliverTimed, recordingTimed, TIMED_BATCH_MESSAGES } from "../support/timed";
+
+// The cron's assignment drain only finds the inboxes with a waiting queue and fans them out on
+// the TIMED queue; the consumer drains a few conversations of each (docs/automation.md).
+
+/** `n` auto-assigning inboxes with `queued` waiting conversations each, and `agents` online. */
+async function waitingInboxes(n: number, queued: number, agents: boolean) {
+  const account = await createAccount();
+  const agent = await createAgent(account.id);
+  await db()
+    .update(t.accountUsers)
+    .set({ autoOffline: !agents, availability: agents ? "online" : "offline" })
+    .where(and(eq(t.accountUsers.accountId, account.id), eq(t.accountUsers.userId, agent.id)));
+  const inboxes: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const inbox = await createInbox(account.id, { enableAutoAssignment: true });
+    await addInboxMember(inbox.id, agent.id);
+    for (let j = 0; j < queued; j++) {
+      await createConversation(account.id, inbox.id, { assignmentQueuedAt: nowSeconds() - 60 });
+    }
+    inboxes.push(inbox.id);
+  }
+  return { agent, inboxes };
+}
+
+const rowsOf = (inboxId: number) =>
+  db().select().from(t.conversations).where(eq(t.conversations.inboxId, inboxId)).all();
+
+const stillQueued = async (inboxId: number) =>
+  (
+    await db()
+      .select()
+      .from(t.conversations)
+      .where(
+        and(eq(t.conversations.inboxId, inboxId), isNotNull(t.conversations.assignmentQueuedAt)),
+      )
+      .all()
+  ).length;
+
+describe("the cron's assignment drain fans out", () => {
+  it("the tick makes the same few D1 calls however many inboxes wait, and assigns nothing itself", async () => {
+    const { inboxes } = await waitingInboxes(40, 1, false);
+    const counting = countingDb(env as Bindings);
+    const recorded = recordingTimed(counting.env);
+    expect(await drainQueues(recorded.env, nowSeconds())).toBeGreaterThanOrEqual(40);
+    // One read of the partial index: before, ~4 calls per waiting inbox (past 1,000 at ~250).
+    expect(counting.counts.calls).toBe(1);
+    expect(recorded.sent).toEqual([]);
+    expect(recorded.drains.every((m) => m.inboxes.length <= DRAIN_INBOXES)).toBe(true);
+    const sent = recorded.drains.flatMap((m) => m.inboxes);
+    expect(inboxes.filter((id) => !sent.includes(id))).toEqual([]);
+  });
+
+  it("the consumer assigns a few of each inbox's queue and sends on the inboxes that may have more", async () => {
+    // One inbox with exactly DRAIN_PER_INBOX waiting (drained, but it may have more), one with 1.
+    const { agent, inboxes } = await waitingInboxes(1, DRAIN_PER_INBOX, true);
+    const [full] = inboxes as [number];
+    const third = await waitingInboxes(1, 1, true);
+    const message: DrainMessage = {
+      kind: "timed",
+      task: "drain",
+      at: nowSeconds(),
+      inboxes: [full, ...third.inboxes],
+    };
+    const recorded = recordingTimed();
+    await deliverTimed([message], recorded.env);
+    expect((await rowsOf(full)).filter((r) => r.assigneeId === agent.id)).toHaveLength(
+      DRAIN_PER_INBOX,
+    );
+    expect(await stillQueued(third.inboxes[0] as number)).toBe(0);
+    // Only the inbox that used its whole share is sent on, with the tick's clock.
+    expect(recorded.drains).toEqual([{ ...message, inboxes: [full] }]);
+    expect(recorded.sent).toEqual([]);
+  });
+
+  it("a backlog drains in rounds of DRAIN_PER_INBOX, each round's message the next one", async () => {
+    const { agent, inboxes } = await waitingInboxes(1, DRAIN_PER_INBOX * 2 + 1, true);
+    const [inbox] = inboxes as [number];
+    let pending: DrainMessage[] = [{ kind: "timed", task: "drain", at: nowSeconds(), inboxes }];
+    let rounds = 0;
+    while (pending.length > 0) {
+      const recorded = recordingTimed();
+      await deliverTimed(pending, recorded.env);
+      pending = recorded.drains;
+      rounds++;
+      expect(rounds).toBeLessThanOrEqual(3);
+    }
+    expect(rounds).toBe(3);
+    expect(await stillQueued(inbox)).toBe(0);
+    expect((await rowsOf(inbox)).every((r) => r.assigneeId === agent.id)).toBe(true);
+  });
+
+  it("one consumer invocation (a full batch of drains) makes a bounded number of D1 calls", async () => {
+    const n = DRAIN_INBOXES * TIMED_BATCH_MESSAGES;
+    const { agent, inboxes } = await waitingInboxes(n, DRAIN_PER_INBOX + 2, true);
+    const at = nowSeconds();
+    const messages: DrainMessage[] = [];
+    for (let i = 0; i < inboxes.length; i += DRAIN_INBOXES) {
+      messages.push({
+        kind: "timed",
+        task: "drain",
+        at,
+        inboxes: inboxes.slice(i, i + DRAIN_INBOXES),
+      });
+    }
+    expect(messages).toHaveLength(TIMED_BATCH_MESSAGES);
+    const counting = countingDb(recordingTimed().env);
+    await deliverTimed(messages, counting.env);
+    for (const id of inboxes) {
+      const assigned = (await rowsOf(id)).filter((r) => r.assigneeId === agent.id);
+      expect(assigned).toHaveLength(DRAIN_PER_INBOX);
+    }
+    // Half the 1,000 D1 queries a Paid invocation may make.
+    expect(counting.counts.calls).toBeLessThanOrEqual(500);
+  });
+});
