@@ -1,11 +1,19 @@
 import { acct, query, request } from "../lib/api";
-import { effect, signal } from "../lib/signal";
+import { signal } from "../lib/signal";
 import { LiveSocket, type SocketState } from "../lib/socket";
 import type { Conversation, Frame, Message } from "../lib/types";
 import { fetchOne, markRead, noteConversation, noteMessage, row, setOpen } from "./list";
 import { type Draft, Outbox, type Pending } from "./outbox";
 import { NO_READ, type ReadMark, readMark } from "./read-mark";
 import { profile, token } from "./session";
+import {
+  keep,
+  kept,
+  mayHaveOlder,
+  type Page,
+  prefetch as readAhead,
+  takeAhead,
+} from "./thread-pages";
 
 export type Person = { id: number; name: string; type: string };
 
@@ -34,44 +42,9 @@ let generation = 0;
 let socket: LiveSocket | null = null;
 const byId = new Map<number, Message>();
 
-/**
- * The last conversations opened, as they were left: opening one again shows them at once, and
- * the room socket's resume (`?after=` their seq) brings exactly what came meanwhile (or
- * `resync`, and the latest page is read again). Bounded: a few conversations, their newest
- * messages only (older ones load on scroll, as after a first open).
- */
-const RECENT = 12;
-const KEEP = 200;
-type Kept = { messages: Message[]; lastSeq: number; hasOlder: boolean };
-const recent = new Map<string, Kept>();
-const keyOf = (account: number, id: number) => `${account}:${id}`;
-// Nothing kept outlives the session it was read in (sign-out, another user signing in).
-let keptFor = token.peek();
-effect(() => {
-  if (token.value !== keptFor) {
-    keptFor = token.peek();
-    recent.clear();
-  }
-});
-
-function keep() {
-  if (!openId || byId.size === 0) {
-    return;
-  }
-  const all = messages.peek();
-  const kept = all.slice(-KEEP);
-  const key = keyOf(accountId, openId);
-  recent.delete(key);
-  recent.set(key, {
-    messages: kept,
-    lastSeq,
-    hasOlder: hasOlder.peek() || kept.length < all.length,
-  });
-  for (const old of recent.keys()) {
-    if (recent.size <= RECENT) {
-      break;
-    }
-    recent.delete(old);
+function keepOpen() {
+  if (openId && byId.size > 0) {
+    keep(accountId, openId, { messages: messages.peek(), lastSeq, hasOlder: hasOlder.peek() });
   }
 }
 
@@ -210,7 +183,7 @@ async function loadLatest() {
   );
   if (gen === generation) {
     take(body.payload);
-    hasOlder.value = body.payload.length >= 20;
+    hasOlder.value = mayHaveOlder(body.payload.length);
   }
 }
 
@@ -225,7 +198,7 @@ export async function loadOlder() {
   );
   if (gen === generation) {
     take(body.payload);
-    hasOlder.value = body.payload.length >= 20;
+    hasOlder.value = mayHaveOlder(body.payload.length);
   }
 }
 
@@ -263,41 +236,11 @@ export function typing(on: boolean, isPrivate: boolean) {
   socket?.send({ type: "typing", on, private: isPrivate });
 }
 
-/** Latest pages asked for ahead of an open, by conversation (null: it failed). */
-const prefetching = new Map<string, Promise<Kept | null>>();
-
-const latestPage = (account: number, id: number): Promise<Kept> =>
-  request<{ payload: Message[] }>(acct(account, `/conversations/${id}/messages`)).then(
-    ({ payload }) => ({
-      messages: payload,
-      lastSeq: Math.max(0, ...payload.map((m) => m.seq ?? 0)),
-      hasOlder: payload.length >= 20,
-    }),
-  );
-
-/**
- * The latest messages of a conversation the agent is about to open (the pointer went down on
- * its row; the click follows ~100 ms later): the open takes them instead of asking again.
- */
+/** Reads ahead of an open (see thread-pages.ts); never for the conversation already open. */
 export function prefetch(account: number, id: number) {
-  const key = keyOf(account, id);
-  if ((account === accountId && id === openId) || recent.has(key) || prefetching.has(key)) {
-    return;
+  if (account !== accountId || id !== openId) {
+    readAhead(account, id);
   }
-  const session = token.peek();
-  const page = latestPage(account, id).then(
-    (kept) => (token.peek() === session ? kept : null),
-    () => null,
-  );
-  prefetching.set(key, page);
-  // Only for the open that follows: a page left unused goes stale.
-  void page.then(() =>
-    setTimeout(() => {
-      if (prefetching.get(key) === page) {
-        prefetching.delete(key);
-      }
-    }, 5_000),
-  );
 }
 
 /**
@@ -318,21 +261,20 @@ export async function openThread(account: number, id: number) {
   setOpen(id);
   threadError.value = "";
   const known = row(id);
-  const kept = recent.get(keyOf(account, id));
-  if (kept) {
-    take(kept.messages);
-    lastSeq = kept.lastSeq;
-    hasOlder.value = kept.hasOlder;
+  const held = kept(account, id);
+  if (held) {
+    take(held.messages);
+    lastSeq = held.lastSeq;
+    hasOlder.value = held.hasOlder;
   }
   if (known) {
     show(known);
   }
-  const ahead = kept ? undefined : prefetching.get(keyOf(account, id));
-  prefetching.delete(keyOf(account, id));
+  const ahead = takeAhead(account, id);
   try {
     const [c] = await Promise.all([
       known ? null : request<Conversation>(acct(account, `/conversations/${id}`)),
-      kept ? null : ahead ? takeAhead(ahead, gen) : loadLatest(),
+      held ? null : ahead ? showAhead(ahead, gen) : loadLatest(),
     ]);
     if (gen !== generation) {
       return;
@@ -375,7 +317,7 @@ export async function openThread(account: number, id: number) {
 }
 
 /** A page fetched ahead (or, if that failed, a fresh read) becomes the thread. */
-async function takeAhead(ahead: Promise<Kept | null>, gen: number) {
+async function showAhead(ahead: Promise<Page | null>, gen: number) {
   const page = await ahead;
   if (!page) {
     return loadLatest();
@@ -403,7 +345,7 @@ function show(c: Conversation) {
 }
 
 export function closeThread() {
-  keep();
+  keepOpen();
   socket?.stop();
   socket = null;
   generation += 1;
