@@ -5,7 +5,7 @@ import worker from "../../worker";
 import * as t from "../../worker/db/schema";
 import { nowSeconds } from "../../worker/lib/time";
 import { autoResolveDue, wakeSnoozed } from "../../worker/modules/schedule/service";
-import { createAccount, createInbox, db } from "../support/factories";
+import { createAccount, createAdmin, createInbox, db } from "../support/factories";
 import { outboxOf } from "../support/factories-automation";
 import { conversationRow, createConversation } from "../support/factories-conversations";
 import {
@@ -152,6 +152,25 @@ describe("auto-resolve (account settings.auto_resolve_after)", () => {
     await tick(autoResolveDue, now);
     expect((await conversationRow(c.id))?.status).toBe("open");
     expect(await messagesOf(c.id)).toEqual([]);
+  });
+
+  it("a conversation an agent reopens restarts its idle clock: the next tick leaves it open", async () => {
+    const now = nowSeconds();
+    const { account, inbox } = await autoResolving({ auto_resolve_after: 10 });
+    const c = await createConversation(account.id, inbox.id, {
+      status: "resolved",
+      lastActivityAt: now - 86400,
+    });
+    const admin = await createAdmin(account.id);
+    const path = `/api/v1/accounts/${account.id}/conversations/${c.displayId}/toggle_status`;
+    const res = await api(path, { method: "POST", token: admin.token, body: { status: "open" } });
+    expect(res.status).toBe(200);
+    expect((await conversationRow(c.id))?.lastActivityAt).toBeGreaterThanOrEqual(now);
+    await tick(autoResolveDue, nowSeconds());
+    expect((await conversationRow(c.id))?.status).toBe("open");
+    // Still resolved once it has been idle for the setting since the reopen.
+    await tick(autoResolveDue, nowSeconds() + 10 * MINUTE + 5);
+    expect((await conversationRow(c.id))?.status).toBe("resolved");
   });
 
   it("the contact's socket sees the status change and both messages live", async () => {

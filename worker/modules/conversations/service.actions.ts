@@ -98,6 +98,12 @@ export async function toggleStatus(
     throw invalidField("snoozed_until", "must be in the future");
   }
   const values: Partial<NewConversation> = { ...condition?.values, status, snoozedUntil };
+  if (status !== row.status) {
+    // Chatwoot parity: the status change's activity message moves last_activity_at (every
+    // message does, Message#set_conversation_activity), so a conversation an agent reopens is
+    // not auto-resolved for its old idleness at the next tick.
+    values.lastActivityAt = values.lastActivityAt ?? now;
+  }
   const handoff = scope.actor.kind === "bot" && row.status === "pending" && status === "open";
   if (handoff) {
     values.waitingSince = row.waitingSince ?? now;
