@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
+import type { ConversationRow } from "../../db/schema";
 import type { RoomRelay } from "../../realtime/room-relay";
 import type { Counters } from "../messages/queries";
 import type { RoomConversationCache } from "./conversation-cache";
@@ -11,12 +11,15 @@ import { MessageLog } from "./queries.wal";
 import { Replicator, type SetAside } from "./replicator";
 import { type Ready, RoomCommit } from "./room-commit";
 import { RoomSeq } from "./room-seq";
-import type { AppendRequest, AppendResult, Presented } from "./types";
+import type { AppendRequest, AppendResult, Presented, Written } from "./types";
 
 export type { AppendRequest, AppendView, MessageView, Presented } from "./types";
 
 /** Messages committed to D1 in one batch at most; keeps a batch well under D1's limits. */
 const MAX_GROUP = 40;
+/** A room that committed within this long is busy: its next group gathers for GATHER_MS. */
+const BUSY_MS = 50;
+const GATHER_MS = 4;
 
 /** A place in the queue: taken when a message arrives, filled once its checks pass. */
 type Slot = Omit<Ready, "req"> & { req?: AppendRequest; cancelled: boolean };
@@ -39,6 +42,7 @@ export type Place = {
 export class MessageWriter {
   private readonly queue: Slot[] = [];
   private draining = false;
+  private lastCommit = 0;
   private readonly seq: RoomSeq;
   private readonly ids: MessageIds;
   private readonly kv: SyncKvStorage;
@@ -53,12 +57,7 @@ export class MessageWriter {
     /** Runs `step` in the room's ordered chain (shared with other broadcasts). */
     private readonly enqueue: (step: () => Promise<void>) => Promise<void>,
     /** Called in seq order once a message is stored (the room broadcasts it). */
-    written: (
-      row: MessageRow,
-      attachments: AttachmentRow[],
-      req: AppendRequest,
-      counters: Counters,
-    ) => Presented,
+    written: Written,
     /** Sends the group's outbox rows to the queue; its sent-marks ride on the next group. */
     relay: RoomRelay,
     /** Asks the room's alarm for a retry of the log's replication at this time (or earlier). */
@@ -157,14 +156,8 @@ export class MessageWriter {
    * own messages stay in the order it sent them). Later messages wait behind an unfilled place.
    */
   reserve(durable = false): Place {
-    const slot: Slot = {
-      durable,
-      cancelled: false,
-      seq: 0,
-      id: 0,
-      resolve: () => {},
-      reject: () => {},
-    };
+    const none = () => {};
+    const slot: Slot = { durable, cancelled: false, seq: 0, id: 0, resolve: none, reject: none };
     this.queue.push(slot);
     return {
       fill: (req) =>
@@ -194,9 +187,17 @@ export class MessageWriter {
     void this.enqueue(() => this.drainOnce());
   }
 
-  /** Commits what is ready at the head now, then yields the chain to other broadcasts. */
+  /**
+   * Commits what is ready at the head now, then yields the chain to other broadcasts. A room that
+   * committed a moment ago is busy: it first lets the frames arriving meanwhile join the group, so
+   * a burst is one storage transaction, broadcast and feed frame per group, not per message.
+   */
   private async drainOnce(): Promise<void> {
     try {
+      if (Date.now() - this.lastCommit < BUSY_MS && this.queue.length < MAX_GROUP) {
+        await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+      }
+      this.lastCommit = Date.now();
       await this.commitGroup(this.take());
     } finally {
       this.draining = false;

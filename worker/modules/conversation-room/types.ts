@@ -1,11 +1,17 @@
-import type { ConversationRow, MessageRow } from "../../db/schema";
+import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
 import type { Bindings } from "../../env";
 import type { Recorder } from "../../events/commit";
 import type { ActionReply, MessageFrame, SocketIdentity } from "../../realtime/protocol";
 import type { Holder } from "../../realtime/revocation";
 import type { RoomConversation } from "../../realtime/room-typing";
 import type { MessageConversationContext } from "../messages/presenter";
-import type { CounterInput, MessageTouch, NewAttachment, NewMessage } from "../messages/queries";
+import type {
+  CounterInput,
+  Counters,
+  MessageTouch,
+  NewAttachment,
+  NewMessage,
+} from "../messages/queries";
 import type { Message, PublicMessage, Sender } from "../messages/schema";
 
 /**
@@ -23,6 +29,14 @@ export type AppendResult = {
 
 /** The room's views of a stored message: the agents' and the contact's (null: private). */
 export type Presented = { presented: Message; presentedPublic: PublicMessage | null };
+
+/** Called in seq order once a message is stored: the room broadcasts it and answers its views. */
+export type Written = (
+  row: MessageRow,
+  attachments: AttachmentRow[],
+  req: AppendRequest,
+  counters: Counters,
+) => Presented;
 
 /** What appends a message: the room's stub, or the room itself when a socket sends. */
 export type Appender = { appendMessage(req: AppendRequest): Promise<AppendResult> };
