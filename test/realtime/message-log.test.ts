@@ -1,20 +1,10 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { addInboxMember, createWorld } from "../support/factories";
-import { createConversationIn } from "../support/factories-conversations";
 import { api } from "../support/http";
-import { stored, untilStored } from "../support/room-log";
-import { type Frame, type LiveSocket, openSocket } from "../support/ws";
+import { agentInRoom, stored, untilStored } from "../support/room-log";
+import type { Frame, LiveSocket } from "../support/ws";
 
-async function setup() {
-  const world = await createWorld();
-  await addInboxMember(world.inbox.id, world.agent.id);
-  const { conversation } = await createConversationIn(world.account.id, world.inbox.id);
-  const base = `/api/v1/accounts/${world.account.id}/conversations/${conversation.displayId}`;
-  const socket = await openSocket(`${base}/live`, { api_access_token: world.agent.token });
-  await socket.next("ready");
-  return { ...world, conversation, base, socket };
-}
+const setup = agentInRoom;
 
 const outboxOf = (conversationId: number) =>
   env.DB.prepare(

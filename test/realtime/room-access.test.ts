@@ -2,21 +2,15 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ActionReply, SocketIdentity } from "../../worker/realtime/protocol";
 import type { Holder } from "../../worker/realtime/revocation";
-import { addInboxMember, createWorld } from "../support/factories";
-import { createConversationIn } from "../support/factories-conversations";
-import { answer, stored, untilStored } from "../support/room-log";
-import { type Frame, type LiveSocket, openSocket } from "../support/ws";
+import { agentInRoom, answer, stored, untilStored } from "../support/room-log";
+import type { Frame, LiveSocket } from "../support/ws";
 
-/** A conversation with an inbox agent's socket into its room. */
+/** A conversation with an inbox agent's socket into its room, and the room's stub. */
 async function setup() {
-  const world = await createWorld();
-  await addInboxMember(world.inbox.id, world.agent.id);
-  const { conversation } = await createConversationIn(world.account.id, world.inbox.id);
-  const base = `/api/v1/accounts/${world.account.id}/conversations/${conversation.displayId}`;
-  const socket = await openSocket(`${base}/live`, { api_access_token: world.agent.token });
-  await socket.next("ready");
-  const room = env.ROOMS.get(env.ROOMS.idFromName(`${world.account.id}:${conversation.id}`));
-  return { ...world, conversation, socket, room };
+  const world = await agentInRoom();
+  const { account, conversation } = world;
+  const room = env.ROOMS.get(env.ROOMS.idFromName(`${account.id}:${conversation.id}`));
+  return { ...world, room };
 }
 
 async function send(socket: LiveSocket, echo: string): Promise<Frame> {

@@ -3,20 +3,13 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { roomIdFor } from "../../worker/modules/conversation-room/stub";
-import { addInboxMember, createWorld } from "../support/factories";
-import { createConversationIn } from "../support/factories-conversations";
-import { openSocket } from "../support/ws";
+import { agentInRoom } from "../support/room-log";
 
 type Writer = { ids: { take(n: number): Promise<number[]> }; dropCounters(): void };
 
 describe("the room's counters while a commit awaits its reads", () => {
   it("a change passing the room mid-commit does not fail the message", async () => {
-    const world = await createWorld();
-    await addInboxMember(world.inbox.id, world.agent.id);
-    const { conversation } = await createConversationIn(world.account.id, world.inbox.id);
-    const base = `/api/v1/accounts/${world.account.id}/conversations/${conversation.displayId}`;
-    const socket = await openSocket(`${base}/live`, { api_access_token: world.agent.token });
-    await socket.next("ready");
+    const { conversation, socket, ...world } = await agentInRoom();
     socket.send({ type: "message.create", echo_id: "e1", content: "first" });
     expect((await socket.next("ack", 15_000)).data.seq).toBe(1);
     expect((await socket.next("message.created")).data.content).toBe("first");

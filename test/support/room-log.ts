@@ -1,7 +1,19 @@
 import { eq } from "drizzle-orm";
 import * as t from "../../worker/db/schema";
-import { db } from "./factories";
-import type { Frame, LiveSocket } from "./ws";
+import { addInboxMember, createWorld, db } from "./factories";
+import { createConversationIn } from "./factories-conversations";
+import { type Frame, type LiveSocket, openSocket } from "./ws";
+
+/** A conversation with an inbox agent's socket into its room (ready). */
+export async function agentInRoom() {
+  const world = await createWorld();
+  await addInboxMember(world.inbox.id, world.agent.id);
+  const { conversation } = await createConversationIn(world.account.id, world.inbox.id);
+  const base = `/api/v1/accounts/${world.account.id}/conversations/${conversation.displayId}`;
+  const socket = await openSocket(`${base}/live`, { api_access_token: world.agent.token });
+  await socket.next("ready");
+  return { ...world, conversation, base, socket };
+}
 
 /** The conversation's messages as D1 holds them, in seq order. */
 export const stored = (conversationId: number) =>
