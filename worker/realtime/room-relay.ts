@@ -63,6 +63,25 @@ export class RoomRelay {
     return { ids, statements };
   }
 
+  /**
+   * A write's statements in one D1 batch, with the marks waiting for a ride (none when the write
+   * must go `alone`); if the write fails, the marks wait for the next one.
+   */
+  async batchWithMarks(statements: readonly unknown[], alone = false): Promise<unknown[][]> {
+    const marks = alone ? null : this.take();
+    try {
+      return (await this.db().batch([
+        ...statements,
+        ...(marks?.statements ?? []),
+      ] as never)) as unknown[][];
+    } catch (err) {
+      if (marks) {
+        this.giveBack(marks.ids);
+      }
+      throw err;
+    }
+  }
+
   /** The write that carried these marks failed: keep them for the next one. */
   giveBack(ids: number[]): void {
     this.marks.push(...ids);

@@ -46,19 +46,13 @@ export class DirectCommit {
       p.id = ids[i] as number;
     });
     this.seq.persist();
-    const db = this.db();
-    const batch = await groupBatch(db, group);
-    const marks = this.relay.take();
+    const batch = await groupBatch(this.db(), group);
     const since = this.conversation?.mark() ?? 0;
-    const statements = marks ? [...batch.statements, ...marks.statements] : batch.statements;
     let results: unknown[][];
     try {
-      results = (await db.batch(statements as never)) as unknown[][];
+      results = await this.relay.batchWithMarks(batch.statements);
     } catch (err) {
       this.countBatch(0);
-      if (marks) {
-        this.relay.giveBack(marks.ids);
-      }
       // Nothing of the group is stored: its seqs go to whatever commits next.
       this.seq.rewind(first - 1);
       throw err;

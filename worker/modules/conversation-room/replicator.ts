@@ -62,7 +62,7 @@ export class Replicator {
     private readonly log: MessageLog,
     private readonly db: () => Db,
     private readonly relay: RoomRelay,
-    private readonly ids: MessageIds,
+    ids: MessageIds,
     /** The room's seq: renumbering moves it past the seqs it hands out. */
     private readonly seq: { raise(to: number): void },
     /** Asks the room's alarm to call `alarm()` at this time (or earlier). */
@@ -199,17 +199,12 @@ export class Replicator {
     const db = this.db();
     const group = entries.map((e) => ({ req: e.req as AppendRequest, seq: e.seq, id: e.id }));
     const batch = await groupBatch(db, group);
-    // A message written alone (to find one D1 refuses) carries nothing else.
-    const marks = this.alone ? null : this.relay.take();
-    const statements = marks ? [...batch.statements, ...marks.statements] : batch.statements;
     let results: unknown[][];
     try {
-      results = (await db.batch(statements as never)) as unknown[][];
+      // A message written alone (to find one D1 refuses) carries nothing else.
+      results = await this.relay.batchWithMarks(batch.statements, this.alone);
     } catch (err) {
       this.countBatch(0);
-      if (marks) {
-        this.relay.giveBack(marks.ids);
-      }
       throw err;
     }
     this.countBatch(entries.length);
