@@ -78,6 +78,21 @@ describe("PATCH /api/v1/accounts/{account_id}", () => {
     expect(again.body.name).toBe("Acme Support");
   });
 
+  it("refuses auto_resolve_after outside Chatwoot's range (10 to 1,439,856 minutes) and changes nothing", async () => {
+    const { account, admin } = await createWorld();
+    const path = `/api/v1/accounts/${account.id}`;
+    await api(path, { method: "PATCH", token: admin.token, body: { auto_resolve_after: 60 } });
+    for (const bad of [9, 0, -10, 1_439_857, 10.5, "60"]) {
+      expectError(
+        await api(path, { method: "PATCH", token: admin.token, body: { auto_resolve_after: bad } }),
+        422,
+        "validation_failed",
+      );
+    }
+    const after = await api(path, { token: admin.token });
+    expect(after.body.settings.auto_resolve_after).toBe(60);
+  });
+
   it("answers 422 with each invalid field, and changes nothing", async () => {
     const { account, admin } = await createWorld();
     const res = await api(`/api/v1/accounts/${account.id}`, {
