@@ -1,9 +1,9 @@
-import { and, count, eq, inArray, max } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { conversations, type MessageRow, messages } from "../../db/schema";
+import type { MessageRow } from "../../db/schema";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import type { MessageIds } from "./message-ids";
+import { repairReads } from "./queries.repair";
 import type { LogEntry, MessageLog } from "./queries.wal";
 /** A logged message as D1 ended up holding it (`duplicate`: an earlier one with its key). */
 export type Replicated = { row: MessageRow; duplicate: boolean };
@@ -48,35 +48,14 @@ export class LogRepair {
     if (!isUniqueViolation(err) && !isForeignKey(err)) {
       return false;
     }
-    const db = this.db();
     const conversationId = (entries[0] as LogEntry).req.conversationId;
-    const keys = entries.flatMap((e) => e.row.idempotencyKey ?? []);
-    const [atIds, top, exists, byKey] = (await db.batch([
-      db
-        .select()
-        .from(messages)
-        .where(
-          inArray(
-            messages.id,
-            entries.map((e) => e.id),
-          ),
-        ),
-      db
-        .select({ seq: max(messages.seq) })
-        .from(messages)
-        .where(eq(messages.conversationId, conversationId)),
-      db.select({ n: count() }).from(conversations).where(eq(conversations.id, conversationId)),
-      db
-        .select()
-        .from(messages)
-        .where(
-          and(
-            eq(messages.conversationId, conversationId),
-            inArray(messages.idempotencyKey, keys.length > 0 ? keys : [""]),
-          ),
-        ),
-    ])) as [MessageRow[], { seq: number | null }[], { n: number }[], MessageRow[]];
-    if ((exists[0]?.n ?? 0) === 0) {
+    const { atIds, topSeq, exists, byKey } = await repairReads(
+      this.db(),
+      conversationId,
+      entries.map((e) => e.id),
+      entries.flatMap((e) => e.row.idempotencyKey ?? []),
+    );
+    if (!exists) {
       const all = this.log.oldest(Number.MAX_SAFE_INTEGER);
       this.log.remove(all.map((e) => e.id));
       for (const e of all) {
@@ -107,7 +86,7 @@ export class LogRepair {
     const fresh = taken.size > 0 ? await this.freshIds(taken.size) : [];
     // Synchronous from here: no message is logged while the log is renumbered.
     const all = this.log.oldest(Number.MAX_SAFE_INTEGER);
-    const d1Seq = top[0]?.seq ?? 0;
+    const d1Seq = topSeq;
     const first = all[0];
     if (!first || (taken.size === 0 && d1Seq < first.seq)) {
       return false;

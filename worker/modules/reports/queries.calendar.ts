@@ -2,24 +2,34 @@ import { eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { inboxes, reportingCalendars, reportingHours } from "../../db/schema";
+import { inSlices } from "../../lib/bind-limit";
 import type { OpenInterval } from "./hours";
 
-/** The inboxes' working-hours settings beside the calendar last built for them. */
-export const calendarStates = (db: Db, inboxIds: number[]) =>
-  db
-    .select({
-      id: inboxes.id,
-      enabled: inboxes.workingHoursEnabled,
-      timezone: inboxes.timezone,
-      hours: inboxes.workingHours,
-      signature: reportingCalendars.signature,
-      from: reportingCalendars.from,
-      to: reportingCalendars.to,
-    })
-    .from(inboxes)
-    .leftJoin(reportingCalendars, eq(reportingCalendars.inboxId, inboxes.id))
-    .where(inArray(inboxes.id, inboxIds))
-    .all();
+/**
+ * The inboxes' working-hours settings beside the calendar last built for them (in slices: a log
+ * writer's transaction can carry messages of more inboxes than D1 binds values in a statement).
+ */
+export async function calendarStates(db: Db, inboxIds: number[]) {
+  const parts = await Promise.all(
+    inSlices(inboxIds).map((part) =>
+      db
+        .select({
+          id: inboxes.id,
+          enabled: inboxes.workingHoursEnabled,
+          timezone: inboxes.timezone,
+          hours: inboxes.workingHours,
+          signature: reportingCalendars.signature,
+          from: reportingCalendars.from,
+          to: reportingCalendars.to,
+        })
+        .from(inboxes)
+        .leftJoin(reportingCalendars, eq(reportingCalendars.inboxId, inboxes.id))
+        .where(inArray(inboxes.id, part))
+        .all(),
+    ),
+  );
+  return parts.flat();
+}
 
 /** Replaces an inbox's calendar: one JSON parameter carries every interval (D1's bind limit). */
 export function replaceCalendar(
