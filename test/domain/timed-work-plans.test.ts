@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../worker/db/client";
+import { inboxesWithQueue } from "../../worker/modules/assignment/queries";
 import { dueForAutoResolve, dueToWake } from "../../worker/modules/schedule/queries";
 import { queryPlan } from "../support/query-plan";
 
@@ -15,6 +16,11 @@ describe("timed work query plans", () => {
     ["auto-resolve", due.all, "conversations_account_status_activity"],
     ["auto-resolve, ignoring waiting", due.notWaiting, "conversations_open_not_waiting"],
     ["snooze wake-up", dueToWake(db, 1_800_000_000, 1000), "conversations_snoozed_until"],
+    [
+      "assignment queues, after a cursor",
+      inboxesWithQueue(db, 40, 1000),
+      "conversations_assignment_queue",
+    ],
   ] as const) {
     it(`${name}: reads through ${index}`, async () => {
       const steps = (await queryPlan(query)).join("\n");
@@ -24,6 +30,11 @@ describe("timed work query plans", () => {
       expect(steps).not.toMatch(/SCAN (conversations|c)\b|SCAN accounts\b(?! USING)/);
     });
   }
+
+  it("the assignment queues' read needs no sort (the partial index is in inbox order)", async () => {
+    const steps = (await queryPlan(inboxesWithQueue(db, 40, 1000))).join("\n");
+    expect(steps).not.toMatch(/TEMP B-TREE/);
+  });
 
   it("auto-resolve walks only the accounts that set it (a partial index)", async () => {
     const steps = (await queryPlan(due.all)).join("\n");

@@ -15,5 +15,6 @@ export * from "./labels";
 export * from "./messages";
 export * from "./notifications";
 export * from "./reports";
+export * from "./schedule";
 export * from "./teams";
 export * from "./users";

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountUsers, conversations, inboxes, inboxMembers } from "../../db/schema";
 import { AVAILABILITY_STATUS, IS_ONLINE } from "../agents/presence";
@@ -84,14 +84,17 @@ export const queued = (db: Db, inboxId: number, limit: number) =>
     .limit(limit)
     .all();
 
-/** The inboxes with a queue (the cron's safety net), through the same partial index. */
-export const inboxesWithQueue = (db: Db, limit: number) =>
+/**
+ * The inboxes with a queue after `after`, ascending (the cron's safety net, which takes turns:
+ * modules/schedule/rotation.ts), through the same partial index.
+ */
+export const inboxesWithQueue = (db: Db, after: number, limit: number) =>
   db
     .selectDistinct({ inboxId: conversations.inboxId })
     .from(conversations)
-    .where(isNotNull(conversations.assignmentQueuedAt))
-    .limit(limit)
-    .all();
+    .where(and(isNotNull(conversations.assignmentQueuedAt), gt(conversations.inboxId, after)))
+    .orderBy(asc(conversations.inboxId))
+    .limit(limit);
 
 /** An agent's auto-assigning inboxes in an account (to drain when they come online). */
 export const autoAssigningInboxesOf = (db: Db, accountId: number, userId: number) =>

@@ -10,6 +10,7 @@ import { assignIf } from "../conversations/service.actions";
 import { maxAssignmentLimit } from "../inboxes/presenter";
 import { findInboxById } from "../inboxes/queries.public";
 import { feedFor } from "../live/stubs";
+import { rotatingRead } from "../schedule/rotation";
 import {
   autoAssigningInboxesOf,
   dequeue,
@@ -154,7 +155,10 @@ async function accountOf(env: Bindings, row: ConversationRow) {
   return account;
 }
 
-/** Inboxes with a waiting queue the tick reads at most; more are found by the next tick. */
+/**
+ * Inboxes with a waiting queue the tick reads at most; the next tick goes on after the last one
+ * (and wraps around), so with more waiting every inbox is sent within a few ticks.
+ */
 export const DRAIN_TICK_LIMIT = 1000;
 /** Inboxes per TIMED message. */
 export const DRAIN_INBOXES = 4;
@@ -172,9 +176,15 @@ export const DRAIN_PER_INBOX = 2;
  * `DRAIN_INBOXES` a message; the consumer drains them (`drainFanned`). So the tick's D1 calls
  * never grow with the number of inboxes. Answers how many inboxes were sent.
  */
-export async function drainQueues(env: Bindings, now: number): Promise<number> {
-  const inboxes = (await inboxesWithQueue(createDeps(env).db, DRAIN_TICK_LIMIT)).map(
-    (r) => r.inboxId,
+export async function drainQueues(
+  env: Bindings,
+  now: number,
+  limit = DRAIN_TICK_LIMIT,
+): Promise<number> {
+  const { db } = createDeps(env);
+  // Queues nobody can take stay put; taking turns keeps them from starving the inboxes after them.
+  const inboxes = await rotatingRead(db, "assignment_drain", limit, async (after, n) =>
+    (await inboxesWithQueue(db, after, n)).map((r) => r.inboxId),
   );
   const messages: { body: DrainMessage }[] = [];
   for (let i = 0; i < inboxes.length; i += DRAIN_INBOXES) {
