@@ -22,6 +22,21 @@ export type TimedMessage = {
 /** The tick's assignment drain on the TIMED queue: a few inboxes with a waiting queue. */
 export type DrainMessage = { kind: "timed"; task: "drain"; at: number; inboxes: number[] };
 
+/**
+ * The rest of an inbox's ended sessions to close after it switched hmac_mandatory on: the rooms
+ * of conversations after `after` (modules/contacts/sessions.ts closes a page per message).
+ */
+export type CloseSessionsMessage = {
+  kind: "timed";
+  task: "close_sessions";
+  at: number;
+  inboxId: number;
+  after: number;
+};
+
+/** Everything the TIMED queue carries. */
+export type TimedQueueMessage = TimedMessage | DrainMessage | CloseSessionsMessage;
+
 /** Bindings and vars of the Worker, as declared in wrangler.toml. */
 export type Bindings = {
   DB: D1Database;
@@ -39,7 +54,7 @@ export type Bindings = {
   /** Where deliveries that failed for good are parked. */
   EVENTS_DLQ: Queue<QueueMessage>;
   /** The schedule tick's fan-out: due conversations in small batches (modules/schedule/). */
-  TIMED: Queue<TimedMessage | DrainMessage>;
+  TIMED: Queue<TimedQueueMessage>;
   /** Public API: requests per IP, per contact, and messages per contact (wrangler.toml). */
   PUBLIC_IP_LIMITER: RateLimit;
   PUBLIC_CONTACT_LIMITER: RateLimit;

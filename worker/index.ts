@@ -1,6 +1,6 @@
 import "./wiring";
 import { createApp } from "./app";
-import { type Bindings, checkEnv, type DrainMessage, type TimedMessage } from "./env";
+import { type Bindings, checkEnv, type TimedQueueMessage } from "./env";
 import { consumeBatch } from "./events/consumer";
 import type { QueueMessage } from "./events/queue-messages";
 import { sweep } from "./events/sweep";
@@ -40,7 +40,7 @@ export default {
   async queue(batch, env) {
     // Two queues reach this consumer: the schedule's fan-out (TIMED) and the events.
     if (batch.messages.every((m) => m.body.kind === "timed")) {
-      await consumeTimed(batch as MessageBatch<TimedMessage | DrainMessage>, env);
+      await consumeTimed(batch as MessageBatch<TimedQueueMessage>, env);
     } else {
       await consumeBatch(batch as MessageBatch<QueueMessage>, env);
     }
@@ -48,4 +48,4 @@ export default {
   async scheduled(_controller, env) {
     await sweep(env);
   },
-} satisfies ExportedHandler<Bindings, QueueMessage | TimedMessage | DrainMessage>;
+} satisfies ExportedHandler<Bindings, QueueMessage | TimedQueueMessage>;

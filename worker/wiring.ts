@@ -1,10 +1,7 @@
 import { registerHandlers } from "./events/registry";
-import {
-  afterStatusChange,
-  assignNew,
-  drainQueues,
-  presenceChanged,
-} from "./modules/assignment/service";
+import { drainQueues } from "./modules/assignment/fanout";
+import { afterStatusChange, presenceChanged } from "./modules/assignment/hooks";
+import { assignNew } from "./modules/assignment/service";
 import { pruneSignInFailures } from "./modules/auth/throttle";
 import { automationListener, pruneAutomationRuns } from "./modules/automation-rules/listener";
 import { registerConversationHooks } from "./modules/conversations/hooks";

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../worker/db/client";
 import { inboxesWithQueue } from "../../worker/modules/assignment/queries";
+import { unverifiedIdentifiedRooms } from "../../worker/modules/contacts/queries.sessions";
 import { dueForAutoResolve, dueToWake } from "../../worker/modules/schedule/queries";
 import { queryPlan } from "../support/query-plan";
 
@@ -33,6 +34,14 @@ describe("timed work query plans", () => {
 
   it("the assignment queues' read needs no sort (the partial index is in inbox order)", async () => {
     const steps = (await queryPlan(inboxesWithQueue(db, 40, 1000))).join("\n");
+    expect(steps).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it("a page of an hmac_mandatory switch's closes reads the inbox's conversations after the page before, unsorted", async () => {
+    const steps = (await queryPlan(unverifiedIdentifiedRooms(db, 7, 40, 50))).join("\n");
+    expect(steps).toMatch(
+      /SEARCH conversations USING (COVERING )?INDEX conversations_inbox \(inbox_id=\? AND rowid>\?\)/,
+    );
     expect(steps).not.toMatch(/TEMP B-TREE/);
   });
 

@@ -3,7 +3,7 @@ import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as t from "../../worker/db/schema";
 import { nowSeconds } from "../../worker/lib/time";
-import { drainQueues } from "../../worker/modules/assignment/service";
+import { drainQueues } from "../../worker/modules/assignment/fanout";
 import { addInboxMember, createAgent, db, type TestUser } from "../support/factories";
 import { createPublicConversation, createPublicWorld } from "../support/factories-public";
 import { api } from "../support/http";

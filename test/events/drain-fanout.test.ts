@@ -8,7 +8,7 @@ import {
   DRAIN_INBOXES,
   DRAIN_PER_INBOX,
   drainQueues,
-} from "../../worker/modules/assignment/service";
+} from "../../worker/modules/assignment/fanout";
 import { countingDb } from "../support/counting-db";
 import { addInboxMember, createAccount, createAgent, createInbox, db } from "../support/factories";
 import { createConversation } from "../support/factories-conversations";

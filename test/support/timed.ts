@@ -1,14 +1,26 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import worker from "../../worker";
-import type { Bindings, DrainMessage, TimedMessage } from "../../worker/env";
+import type {
+  Bindings,
+  CloseSessionsMessage,
+  DrainMessage,
+  TimedMessage,
+  TimedQueueMessage,
+} from "../../worker/env";
 
-type Sent = TimedMessage | DrainMessage;
+type Sent = TimedQueueMessage;
 
 /** The Worker's env with a TIMED queue that keeps what the tick sends, for the test to deliver. */
 export function recordingTimed(base: Bindings = env as Bindings) {
   const sent: TimedMessage[] = [];
   const drains: DrainMessage[] = [];
-  const keep = (body: Sent) => (body.task === "drain" ? drains.push(body) : sent.push(body));
+  const closes: CloseSessionsMessage[] = [];
+  const keep = (body: Sent) =>
+    body.task === "drain"
+      ? drains.push(body)
+      : body.task === "close_sessions"
+        ? closes.push(body)
+        : sent.push(body);
   const TIMED = {
     send: async (body: Sent) => {
       keep(body);
@@ -19,7 +31,7 @@ export function recordingTimed(base: Bindings = env as Bindings) {
       }
     },
   } as unknown as Queue<Sent>;
-  return { env: { ...base, TIMED }, sent, drains };
+  return { env: { ...base, TIMED }, sent, drains, closes };
 }
 
 let seq = 0;

@@ -4,7 +4,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, invalidField } from "../../lib/errors";
 import { secureToken } from "../../lib/ids";
 import { pickDefined } from "../../lib/patch";
-import { availabilityMoved } from "../assignment/service";
+import { availabilityMoved } from "../assignment/hooks";
 import { auditedChanges, auditRow, INSERTED_ID } from "../audit-logs/service";
 import { issueLink, LINK_TTL_SECONDS } from "../auth/links";
 import { joinAccountMail, newAgentMail } from "../auth/mail";

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { contactInboxes, contacts, conversations, readableJson } from "../../db/schema";
 
@@ -58,10 +58,11 @@ export const updateSession = (
     .returning();
 
 /**
- * The conversations (rooms) of the inbox's unverified sessions of identified contacts, with
+ * The conversations (rooms) of the inbox's unverified sessions of identified contacts after
+ * conversation `after`, at most `limit`, by id (the inbox's conversations index, no sort), with
  * each session's source_id: whose visitor sockets close when hmac_mandatory is switched on.
  */
-export const unverifiedIdentifiedRooms = (db: Db, inboxId: number) =>
+export const unverifiedIdentifiedRooms = (db: Db, inboxId: number, after: number, limit: number) =>
   db
     .select({ conversationId: conversations.id, sourceId: contactInboxes.sourceId })
     .from(conversations)
@@ -69,9 +70,12 @@ export const unverifiedIdentifiedRooms = (db: Db, inboxId: number) =>
     .innerJoin(contacts, eq(contacts.id, contactInboxes.contactId))
     .where(
       and(
+        eq(conversations.inboxId, inboxId),
+        gt(conversations.id, after),
         eq(contactInboxes.inboxId, inboxId),
         eq(contactInboxes.hmacVerified, false),
         isNotNull(contacts.identifier),
       ),
     )
-    .all();
+    .orderBy(asc(conversations.id))
+    .limit(limit);

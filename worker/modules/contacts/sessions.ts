@@ -1,8 +1,10 @@
 import type { ContactInboxRow, ContactRow, InboxRow } from "../../db/schema";
+import type { CloseSessionsMessage } from "../../env";
 import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { hmacSha256Hex, timingSafeEqual } from "../../lib/hmac";
 import { roomFor } from "../conversation-room/stub";
+import { findInboxById } from "../inboxes/queries.public";
 import { unverifiedIdentifiedRooms } from "./queries.sessions";
 
 /**
@@ -62,12 +64,26 @@ export async function verifyIdentity(
 }
 
 /**
- * The inbox has just switched hmac_mandatory on: the open visitor sockets of the sessions that
- * ended (sessionEnded) close now; their HTTP calls and reconnections are refused on their own.
+ * Rooms closed per call: each is a Durable Object call, so the PATCH that switches
+ * hmac_mandatory on (or one TIMED message) makes at most this many whatever the inbox's size.
  */
-export async function closeEndedSessions(deps: Deps, inbox: InboxRow): Promise<number> {
+export const CLOSE_PAGE = 50;
+
+/**
+ * The inbox has just switched hmac_mandatory on: the open visitor sockets of the sessions that
+ * ended (sessionEnded) close now, a page of rooms at a time; the rooms after a full page go on
+ * in a TIMED message (`closeEndedSessionsLater`). Their HTTP calls and reconnections are
+ * refused on their own meanwhile. Answers how many sockets this page closed.
+ */
+export async function closeEndedSessions(
+  deps: Deps,
+  inbox: InboxRow,
+  after = 0,
+  limit = CLOSE_PAGE,
+): Promise<number> {
+  const page = await unverifiedIdentifiedRooms(deps.db, inbox.id, after, limit);
   const rooms = new Map<number, string[]>();
-  for (const r of await unverifiedIdentifiedRooms(deps.db, inbox.id)) {
+  for (const r of page) {
     rooms.set(r.conversationId, [...(rooms.get(r.conversationId) ?? []), r.sourceId]);
   }
   const closed = await Promise.all(
@@ -75,5 +91,28 @@ export async function closeEndedSessions(deps: Deps, inbox: InboxRow): Promise<n
       roomFor(deps.env, inbox.accountId, id).closeVisitorSessions(sources),
     ),
   );
+  const last = page.at(-1);
+  if (page.length === limit && last) {
+    await deps.env.TIMED.send({
+      kind: "timed",
+      task: "close_sessions",
+      at: deps.now(),
+      inboxId: inbox.id,
+      after: last.conversationId,
+    });
+  }
   return closed.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * A TIMED message's page of the close: only while the inbox still has hmac_mandatory on (an
+ * administrator who switched it off again meanwhile ended nothing).
+ */
+export async function closeEndedSessionsLater(
+  deps: Deps,
+  message: CloseSessionsMessage,
+  limit = CLOSE_PAGE,
+): Promise<number> {
+  const inbox = await findInboxById(deps.db, message.inboxId);
+  return inbox?.hmacMandatory ? closeEndedSessions(deps, inbox, message.after, limit) : 0;
 }

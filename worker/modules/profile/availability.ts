@@ -4,7 +4,7 @@ import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { availabilityStatus } from "../agents/presence";
 import { updateMembership } from "../agents/queries";
-import { availabilityMoved } from "../assignment/service";
+import { availabilityMoved } from "../assignment/hooks";
 import { findMembership } from "../users/queries";
 
 type Choice = Partial<Pick<AccountUserRow, "availability" | "autoOffline">>;

@@ -1,8 +1,9 @@
 import type { AccountRow, ConversationRow } from "../../db/schema";
-import type { Bindings, DrainMessage, TimedMessage } from "../../env";
+import type { Bindings, TimedMessage, TimedQueueMessage } from "../../env";
 import { createDeps, type Deps } from "../../events/deps";
 import { createLogger } from "../../lib/logger";
-import { drainFanned } from "../assignment/service";
+import { drainFanned } from "../assignment/fanout";
+import { closeEndedSessionsLater } from "../contacts/sessions";
 import { changeStatusOfMany, type TimedChange } from "../conversations/service.timed";
 import { createMessage, type MessageScope } from "../messages/service";
 import { stillIdle, stillSnoozed, withAccounts } from "./queries";
@@ -98,20 +99,21 @@ export async function runTimed(env: Bindings, message: TimedMessage): Promise<nu
 }
 
 /**
- * The TIMED queue consumer (conversations' timed changes, and the assignment drains of
- * modules/assignment/): its messages side by side, each acked once worked; one that failed
+ * The TIMED queue consumer (conversations' timed changes, the assignment drains of
+ * modules/assignment/, and the rest of an hmac_mandatory switch's closes): its messages side by side, each acked once worked; one that failed
  * is retried (whatever is still due is also found again by the next tick).
  */
-export async function consumeTimed(
-  batch: MessageBatch<TimedMessage | DrainMessage>,
-  env: Bindings,
-) {
+export async function consumeTimed(batch: MessageBatch<TimedQueueMessage>, env: Bindings) {
   const log = createLogger({ source: "timed" });
   await Promise.all(
     batch.messages.map(async (message) => {
       try {
         const body = message.body;
-        await (body.task === "drain" ? drainFanned(env, body) : runTimed(env, body));
+        await (body.task === "drain"
+          ? drainFanned(env, body)
+          : body.task === "close_sessions"
+            ? closeEndedSessionsLater(createDeps(env), body)
+            : runTimed(env, body));
         message.ack();
       } catch (error) {
         log.error("timed message failed", { task: message.body.task, error });
