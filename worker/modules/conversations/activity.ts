@@ -34,6 +34,17 @@ function performerName(scope: ConversationScope): string | null {
   return actor.kind === "automation" ? "Automation System" : null;
 }
 
+/**
+ * Chatwoot parity: every message, activity notes included, moves the conversation's
+ * last_activity_at (Message#set_conversation_activity). A change that will write its note here
+ * (`noted`, and a performer who gets notes) moves it in its own update, as a status change does;
+ * last_activity_at is no watched attribute, so no event more. An idle conversation an agent has
+ * just assigned, labelled or muted is then not auto-resolved for its old idleness, and it moves
+ * up in lists sorted by last activity, as in Chatwoot.
+ */
+export const noteClock = (scope: ConversationScope, noted: boolean) =>
+  noted && performerName(scope) !== null ? { lastActivityAt: scope.deps.now() } : {};
+
 async function post(scope: ConversationScope, row: ConversationRow, content: string) {
   await createMessage({ ...scope, origin: scope.deps.origin }, row, {
     content,

@@ -11,6 +11,7 @@ import {
   assigneeActivity,
   labelActivity,
   muteActivity,
+  noteClock,
   statusActivity,
   teamActivity,
 } from "./activity";
@@ -139,19 +140,24 @@ export async function assign(
   if (input.assignee_id !== undefined) {
     const userId = input.assignee_id;
     if (userId === null) {
-      await save(scope, row, { assigneeId: null });
+      await save(scope, row, { assigneeId: null, ...noteClock(scope, row.assigneeId !== null) });
       await assigneeActivity(scope, row, null);
       return { kind: "agent", agent: null };
     }
     await checkAssignee(scope, row.inboxId, userId);
     // Assigned by hand: it leaves the auto-assignment queue.
-    await save(scope, row, { assigneeId: userId, assignmentQueuedAt: null });
+    await save(scope, row, {
+      assigneeId: userId,
+      assignmentQueuedAt: null,
+      ...noteClock(scope, row.assigneeId !== userId),
+    });
     await assigneeActivity(scope, row, userId);
     return { kind: "agent", agent: (await findAgent(db, scope.account.id, userId)) ?? null };
   }
   if (input.team_id !== undefined) {
     const team = input.team_id === null ? null : await checkTeam(scope, input.team_id);
-    await save(scope, row, { teamId: team?.id ?? null });
+    const teamId = team?.id ?? null;
+    await save(scope, row, { teamId, ...noteClock(scope, row.teamId !== teamId) });
     await teamActivity(scope, row, team?.id ?? null);
     return { kind: "team", team };
   }
@@ -170,7 +176,8 @@ export async function assignIf(
   guard: SQL,
   values: Partial<NewConversation> = {},
 ): Promise<ConversationRow> {
-  const after = await save(scope, row, { ...values, assigneeId: userId }, guard);
+  const clock = noteClock(scope, row.assigneeId !== userId);
+  const after = await save(scope, row, { ...values, ...clock, assigneeId: userId }, guard);
   if (after !== row) {
     await assigneeActivity(scope, row, userId);
   }
@@ -194,10 +201,13 @@ export async function setLabels(
   const { db } = scope.deps;
   const wanted = [...new Set(titles)].sort();
   const before = await labelsOf(db, row.id);
-  const touch = updateConversationRow(db, row.id, { updatedAt: scope.deps.now() });
+  const same = JSON.stringify(before) === JSON.stringify(wanted);
+  const touch = updateConversationRow(db, row.id, {
+    updatedAt: scope.deps.now(),
+    ...noteClock(scope, !same),
+  });
   const changed = { label_list: { previous_value: before, current_value: wanted } };
-  const events =
-    JSON.stringify(before) === JSON.stringify(wanted) ? [] : changeEvents(row, changed);
+  const events = same ? [] : changeEvents(row, changed);
   const statements = [...replaceLabels(db, row.id, wanted), touch];
   await commit(scope.deps, statements, events, {
     conversation: (r) => firstRow<ConversationRow>(r, statements.length - 1),
@@ -226,7 +236,14 @@ export async function replaceCustomAttributes(
  * (the status hooks); then "Ann has muted the conversation". Already resolved, only the note.
  */
 export async function mute(scope: ConversationScope, row: ConversationRow) {
-  const after = await save(scope, row, { muted: true, status: "resolved", snoozedUntil: null });
+  // Its notes: the resolve's (any performer with notes), the mute's (users only).
+  const noted = row.status !== "resolved" || scope.actor.kind === "user";
+  const after = await save(scope, row, {
+    muted: true,
+    status: "resolved",
+    snoozedUntil: null,
+    ...noteClock(scope, noted),
+  });
   if (after.status !== row.status) {
     await statusActivity(scope, row, after);
     await conversationHooks().statusChanged(scope, row, after);
@@ -237,7 +254,10 @@ export async function mute(scope: ConversationScope, row: ConversationRow) {
 
 /** Chatwoot parity (Conversation#unmute!): the flag goes, with its note; the status stays. */
 export async function unmute(scope: ConversationScope, row: ConversationRow) {
-  const after = await save(scope, row, { muted: false });
+  const after = await save(scope, row, {
+    muted: false,
+    ...noteClock(scope, scope.actor.kind === "user"),
+  });
   await muteActivity(scope, after, false);
   return after;
 }
