@@ -93,6 +93,10 @@ export function summarize({ tasks }) {
     ),
     widgetCpuBeforeClick: sum(widget.filter((t) => t.beforeClick)),
     widgetCpu: sum(widget),
+    // Wall time: what the page's main thread was busy with for the widget, waits included (the
+    // host storage's synchronous read waits for the browser process).
+    widgetWallBeforeClick: widget.filter((t) => t.beforeClick).reduce((n, t) => n + t.wall, 0),
+    widgetWall: widget.reduce((n, t) => n + t.wall, 0),
     widgetLongestCpu: Math.max(0, ...widget.map((t) => t.cpu)),
     widgetLongestWall: Math.max(0, ...widget.map((t) => t.wall)),
   };

@@ -108,7 +108,8 @@ function freePort() {
 }
 
 async function hostServer(base) {
-  const widgetTag = `<script src="${base}/widget.js" data-inbox="${INBOX}" async></script>`;
+  // The embed snippet as the inbox API's web_widget_script gives it (the colour in data-color).
+  const widgetTag = `<script src="${base}/widget.js" data-color="#1f93ff" data-inbox="${INBOX}" async></script>`;
   const server = createServer((req, res) => {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     res.end(page(req.url === "/baseline" ? "" : widgetTag));
@@ -235,8 +236,11 @@ async function tracedView(browser, url, { throttle, ready, hostUrl, widgetUrls }
   if (ready) {
     const button = p.locator("parley-widget button");
     await button.waitFor();
+    const box = await button.boundingBox();
     await p.evaluate((mark) => performance.mark(mark), CLICK_MARK);
-    await button.click();
+    // Plain input, as a visitor's: locator.click() adds Playwright's own listeners to the page's
+    // pointer and mouse events (to check what it hits), which would run in the launcher's tasks.
+    await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await p.frameLocator("parley-widget iframe").locator(ready).waitFor();
   }
   await p.waitForTimeout(1000);
@@ -318,7 +322,9 @@ function reportCase(c, { with: on, without: off, cpu }) {
       `  traced host tasks over 50 ms that ran the widget's code or worked for its frame: ` +
       `${longTaskLine(owned(on, "widget"))} (target 0); the page's own: with ${longTaskLine(owned(on, "page"))}, ` +
       `without ${longTaskLine(owned(off, "page"))}; the DevTools harness's: ${owned(on, "harness").flat().length}\n` +
-      `  the widget's tasks on the host thread: CPU before the click p50 ${fmt(p50(on.map((v) => v.widgetCpuBeforeClick)))} ms, ` +
+      `  the widget's tasks on the host thread, measured: before the click p50 ${fmt(p50(on.map((v) => v.widgetWallBeforeClick)))} ms ` +
+      `(max ${fmt(Math.max(...on.map((v) => v.widgetWallBeforeClick)))}), click → open chat p50 ${fmt(p50(on.map((v) => v.widgetWall - v.widgetWallBeforeClick)))} ms (target: ≤ 10 ms in all)\n` +
+      `  their CPU time: before the click p50 ${fmt(p50(on.map((v) => v.widgetCpuBeforeClick)))} ms, ` +
       `to an open chat p50 ${fmt(p50(on.map((v) => v.widgetCpu)))} ms; longest task p50 ${fmt(p50(on.map((v) => v.widgetLongestWall)))} ms ` +
       `(its CPU ${fmt(p50(on.map((v) => v.widgetLongestCpu)))} ms)\n` +
       `  unthrottled (${cpu.length} views), CPU of the widget's tasks on the host thread × ${THROTTLE} ` +

@@ -1,10 +1,17 @@
-import { type AppEvent, envelope, type HostCommand, openEnvelope } from "../shared/bridge-protocol";
+import {
+  type AppEvent,
+  BRIDGE_SOURCE,
+  BRIDGE_VERSION,
+  type Envelope,
+  envelope,
+  type HostCommand,
+} from "../shared/bridge-protocol";
 
 export type Bridge = { post(command: HostCommand): void };
 
 /**
  * Talks to the app in the iframe: posts only to the Parley origin, and accepts only messages
- * from that iframe's window at that origin.
+ * from that iframe's window at that origin, in this version's envelope.
  */
 export function createBridge(
   frameWindow: () => Window | null | undefined,
@@ -13,12 +20,16 @@ export function createBridge(
 ): Bridge {
   addEventListener("message", (e) => {
     const source = frameWindow();
-    if (!source || e.source !== source || e.origin !== origin) {
-      return;
-    }
-    // Any type: onEvent acts on the known ones only (the list would cost the loader's bytes).
-    const message = openEnvelope<AppEvent>(e.data);
-    if (message) {
+    const message = e.data as Envelope<AppEvent> | null;
+    // Any type: onEvent acts on the known ones only (the list would cost the loader's bytes),
+    // and the envelope is handed on as it is (its extra fields are never read).
+    if (
+      source &&
+      e.source === source &&
+      e.origin === origin &&
+      message?.source === BRIDGE_SOURCE &&
+      message.v === BRIDGE_VERSION
+    ) {
       onEvent(message);
     }
   });

@@ -28,7 +28,7 @@ export function createFrame(
         ? "inset:0;width:100%;height:100%"
         : `bottom:92px;${side}:20px;width:380px;height:min(680px,calc(100% - 112px));border-radius:16px`);
   };
-  media.addEventListener?.("change", layout);
+  media.addEventListener("change", layout);
   layout();
   root.appendChild(iframe);
   return {

@@ -4,8 +4,7 @@ import {
   type HostMessage,
   storageKey,
 } from "../shared/bridge-protocol";
-import { textOn } from "../shared/contrast";
-import { createBridge } from "./bridge";
+import { type Bridge, createBridge } from "./bridge";
 import { el } from "./dom";
 import { createFrame, type Frame } from "./frame";
 import { labelsFor } from "./labels";
@@ -40,20 +39,22 @@ const idle = (fn: () => unknown) =>
   (w.requestIdleCallback ?? (setTimeout as typeof requestIdleCallback))(fn, { timeout: 2000 });
 
 function start(settings: ParleySettings, inbox: string) {
-  const base = (settings.baseUrl ?? new URL(".", script?.src ?? location.href).href).replace(
-    /\/+$/,
-    "",
-  );
-  const origin = new URL(base).origin;
   const side = settings.position === "left" ? "left" : "right";
   // An explicit locale wins in the app over the inbox's; the page's language comes after both.
   let locale = settings.locale;
   const lang = document.documentElement.lang || navigator.language;
   const key = storageKey(inbox);
-  let stored: Stored = {};
-  try {
-    stored = JSON.parse(localStorage.getItem(key) ?? "{}");
-  } catch {}
+  // Read on first need: the host's storage answers through a synchronous call to the browser
+  // (1-10 ms of the host's main thread on a fresh profile), kept out of the launcher's task.
+  let stored: Stored | undefined;
+  const read = () => {
+    try {
+      stored ??= JSON.parse(localStorage.getItem(key) as string) ?? {};
+    } catch {
+      stored = {};
+    }
+    return stored as Stored;
+  };
   const save = () => {
     try {
       localStorage.setItem(key, JSON.stringify(stored));
@@ -63,9 +64,10 @@ function start(settings: ParleySettings, inbox: string) {
   const host = el("parley-widget" as "div", "all:initial");
   const root = host.attachShadow({ mode: "open" });
   const launcher = createLauncher(root, side);
-  // The inbox's colour from the first paint: as the chat last reported it, else as the site
-  // configured it or the embed snippet carries it (data-color), else Chatwoot's default.
-  let color = stored.c ?? settings.color ?? script?.dataset.color ?? "#1f93ff";
+  // The inbox's colour from the first paint: as the site configured it or the embed snippet
+  // carries it (data-color), else as the chat last reported it, else Chatwoot's default. Once
+  // the storage is read, the colour the chat last reported wins (the inbox's may have changed).
+  let color = settings.color ?? script?.dataset.color ?? read().c ?? "#1f93ff";
   launcher.setColor(color);
   launcher.setLabels(labelsFor(locale ?? lang));
 
@@ -89,7 +91,10 @@ function start(settings: ParleySettings, inbox: string) {
   let isOpen = false;
   let queue: HostCommand[] = [];
   const theme = settings.theme ?? script?.dataset.theme;
-  const bridge = createBridge(() => frame?.iframe.contentWindow, origin, onEvent);
+  // The Parley origin and the bridge to it are worked out with the chat's frame: nothing the
+  // launcher's first paint needs.
+  let base: string;
+  let bridge: Bridge;
   const send = (command: HostCommand) => (ready ? bridge.post(command) : queue.push(command));
   const postState = () =>
     bridge.post({ type: "state", payload: { open: isOpen, url: location.href } });
@@ -98,6 +103,11 @@ function start(settings: ParleySettings, inbox: string) {
     if (frame) {
       return;
     }
+    base = (settings.baseUrl ?? new URL(".", script?.src ?? location.href).href).replace(
+      /\/+$/,
+      "",
+    );
+    bridge = createBridge(() => frame?.iframe.contentWindow, new URL(base).origin, onEvent);
     const params = new URLSearchParams({ inbox, origin: location.origin, lang });
     if (locale) {
       params.set("locale", locale);
@@ -118,7 +128,7 @@ function start(settings: ParleySettings, inbox: string) {
   function onEvent(event: AppEvent) {
     if (event.type === "ready") {
       ready = true;
-      bridge.post({ type: "init", payload: { stored: stored.s ?? {} } });
+      bridge.post({ type: "init", payload: { stored: read().s ?? {} } });
       for (const command of queue) {
         bridge.post(command);
       }
@@ -136,12 +146,12 @@ function start(settings: ParleySettings, inbox: string) {
     } else if (event.type === "request-close") {
       setOpen(false);
     } else if (event.type === "session") {
-      stored.c = color = event.payload.color;
-      stored.a = event.payload.active;
+      read().c = color = event.payload.color;
+      read().a = event.payload.active;
       save();
       launcher.setColor(color);
     } else if (event.type === "store") {
-      stored.s = { ...stored.s, [event.payload.name]: event.payload.value };
+      read().s = { ...read().s, [event.payload.name]: event.payload.value };
       save();
     }
   }
@@ -181,9 +191,12 @@ function start(settings: ParleySettings, inbox: string) {
   // The preview (widget-preview.js) exists only while shown.
   let preview: HTMLElement | undefined;
   function hidePreview() {
-    preview?.remove();
-    preview = undefined;
-    document.title = pageTitle;
+    if (preview) {
+      // Only with a preview shown: a title written on every open costs a call to the browser.
+      preview.remove();
+      preview = undefined;
+      document.title = pageTitle;
+    }
   }
   function showPreview(m: HostMessage) {
     import(/* @vite-ignore */ `${base}/widget-preview.js`)
@@ -244,32 +257,36 @@ function start(settings: ParleySettings, inbox: string) {
     off: (name: SdkEvent, fn: Listener) => listeners[name]?.delete(fn),
   };
 
-  const mount = () => {
-    document.body.appendChild(host);
+  // Painted (styled, laid out) in the frame after this idle period. The storage read, and what
+  // depends on it, waits for another one.
+  document.body.appendChild(host);
+  idle(() => {
+    color = read().c ?? color;
+    launcher.setColor(color);
     mounted = true;
     emit("ready");
-    if (stored.a) {
+    if (read().a) {
       // A conversation is going on: bring the chat up (hidden) when the page is idle.
       idle(load);
     }
     dispatchEvent(new CustomEvent("parley:ready"));
-  };
-  // Inserted (styled, laid out, painted) in an idle period of its own, apart from the storage
-  // read and the building above.
-  idle(mount);
+  });
 }
 
 const settings = w.parleySettings ?? {};
 const inbox = settings.inbox ?? script?.dataset.inbox;
 // Nothing runs while the host page loads: the launcher is built once the page has loaded and
 // its main thread is idle (at most 2 s later), so the widget never competes with the page's
-// own first paint or input (issue 24: no host long task under 4× CPU throttling).
+// own first paint or input (issue 24: no host long task under 4× CPU throttling). No `load`
+// listener: the page's load task stays the page's own; an idle period before the load looks
+// again in the next one.
 // Loaded twice (two tags, a SPA re-inserting it): the first one stays in charge.
-const boot = () => idle(() => w.$parley || start(settings, inbox as string));
-if (!inbox) {
-  console.warn("Parley: no data-inbox");
-} else if (document.readyState === "complete") {
+const boot = (): unknown =>
+  idle(() =>
+    document.readyState !== "complete" ? boot() : w.$parley || start(settings, inbox as string),
+  );
+if (inbox) {
   boot();
 } else {
-  addEventListener("load", boot);
+  console.warn("Parley: no data-inbox");
 }

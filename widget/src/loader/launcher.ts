@@ -14,7 +14,11 @@ export type Launcher = {
 
 export type LauncherLabels = { open: string; close: string; unread: string };
 
-/** The bubble: a real button, labelled, with an unread badge. */
+/**
+ * The bubble: a real button, labelled, with an unread badge. Built in the host page's idle
+ * time, so as little as its first paint needs: one icon whose path turns into the close
+ * cross, and the badge only once the chat reports a count (issue 24: host main-thread work).
+ */
 export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launcher {
   const button = el(
     "button",
@@ -22,21 +26,14 @@ export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launch
     root,
   );
   button.type = "button";
-  const chat = icon(CHAT);
-  const close = icon(CLOSE);
-  button.append(chat, close);
-  const badge = el(
-    "span",
-    "position:absolute;top:-4px;right:-4px;min-width:10px;height:20px;padding:0 5px;border-radius:10px;background:#c5162e;color:#fff;font:600 12px/20px system-ui;text-align:center;display:none",
-    button,
-  );
+  const path = button.appendChild(icon(CHAT)).firstChild as SVGPathElement;
+  let badge: HTMLElement | undefined;
 
   let open = false;
   let unread = 0;
   let labels: LauncherLabels;
   const update = () => {
-    chat.style.display = open ? "none" : "";
-    close.style.display = open ? "" : "none";
+    path.setAttribute("d", open ? CLOSE : CHAT);
     button.setAttribute("aria-expanded", `${open}`);
     button.setAttribute(
       "aria-label",
@@ -53,8 +50,13 @@ export function createLauncher(root: ShadowRoot, side: "left" | "right"): Launch
     },
     setUnread(count) {
       unread = count;
+      badge ??= el(
+        "span",
+        "position:absolute;top:-4px;right:-4px;min-width:10px;height:20px;padding:0 5px;border-radius:10px;background:#c5162e;color:#fff;font:600 12px/20px system-ui;text-align:center",
+        button,
+      );
       badge.textContent = count > 9 ? "9+" : `${count}`;
-      badge.style.display = count > 0 ? "" : "none";
+      badge.hidden = !count;
       update();
     },
     setColor(color) {
