@@ -157,4 +157,23 @@ describe("the cron's assignment drain fans out", () => {
     // Before the cursor, the same lowest 3 inbox ids came back every tick and 4 of 7 never did.
     expect(inboxes.filter((id) => !seen.has(id))).toEqual([]);
   });
+
+  it("an inbox whose auto-assignment was switched off stops waiting: its queue is emptied, not sent every tick", async () => {
+    const { inboxes } = await waitingInboxes(1, 3, true);
+    const [inbox] = inboxes as [number];
+    await db()
+      .update(t.inboxes)
+      .set({ enableAutoAssignment: false })
+      .where(eq(t.inboxes.id, inbox));
+    const message: DrainMessage = { kind: "timed", task: "drain", at: nowSeconds(), inboxes };
+    const recorded = recordingTimed();
+    await deliverTimed([message], recorded.env);
+    expect(await stillQueued(inbox)).toBe(0);
+    // Nobody was assigned, and nothing is sent on.
+    expect((await rowsOf(inbox)).every((r) => r.assigneeId === null)).toBe(true);
+    expect(recorded.drains).toEqual([]);
+    const tick = recordingTimed();
+    await drainQueues(tick.env, nowSeconds());
+    expect(tick.drains.flatMap((m) => m.inboxes)).not.toContain(inbox);
+  });
 });

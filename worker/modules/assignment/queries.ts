@@ -74,6 +74,13 @@ export const dequeue = (db: Db, conversationId: number) =>
     .set({ assignmentQueuedAt: null })
     .where(eq(conversations.id, conversationId));
 
+/** Empties an inbox's queue (its auto-assignment was switched off), through its partial index. */
+export const clearQueue = (db: Db, inboxId: number) =>
+  db
+    .update(conversations)
+    .set({ assignmentQueuedAt: null })
+    .where(and(eq(conversations.inboxId, inboxId), isNotNull(conversations.assignmentQueuedAt)));
+
 /** An inbox's queue, oldest first, through its partial index. */
 export const queued = (db: Db, inboxId: number, limit: number) =>
   db

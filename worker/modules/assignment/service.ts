@@ -7,7 +7,15 @@ import { findById } from "../conversations/queries";
 import { assignIf } from "../conversations/service.actions";
 import { maxAssignmentLimit } from "../inboxes/presenter";
 import { findInboxById } from "../inboxes/queries.public";
-import { dequeue, eligibleMembers, enqueue, queued, stillAssignable, touchMember } from "./queries";
+import {
+  clearQueue,
+  dequeue,
+  eligibleMembers,
+  enqueue,
+  queued,
+  stillAssignable,
+  touchMember,
+} from "./queries";
 
 /** The service's own scope in the conversation's account, in a unit of work of its own. */
 function systemScopeOf(env: Bindings, account: ConversationScope["account"], now: () => number) {
@@ -92,6 +100,11 @@ export async function drainInbox(
   const { db } = createDeps(env);
   const inbox = await findInboxById(db, inboxId);
   if (!inbox?.enableAutoAssignment) {
+    // Switched off since they queued: nobody will assign them, so they stop waiting (Chatwoot
+    // assigns only at creation and reopen), and the tick stops sending the inbox every minute.
+    if (inbox) {
+      await clearQueue(db, inbox.id);
+    }
     return 0;
   }
   let assigned = 0;
