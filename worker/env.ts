@@ -44,6 +44,8 @@ export type Bindings = {
   ROOMS: DurableObjectNamespace;
   /** AccountFeed, one per account (realtime/account-feed.ts; stubs via feedFor). */
   FEEDS: DurableObjectNamespace;
+  /** LogWriter, one per account: the rooms' logs to D1 (conversation-room/log-writer.ts). */
+  WRITERS: DurableObjectNamespace;
   FILES: R2Bucket;
   /** The static assets (widget, demo, the agents' app under /app); absent in the unit tests. */
   ASSETS?: Fetcher;

@@ -8,6 +8,7 @@ import { MessageRoom } from "./modules/conversation-room/room";
 import { consumeTimed } from "./modules/schedule/consumer";
 import { socketActions } from "./modules/socket-actions/actions";
 
+export { LogWriter } from "./modules/conversation-room/log-writer";
 export { AccountFeed } from "./realtime/account-feed";
 
 /**

@@ -1,8 +1,9 @@
 // What the realtime benchmark reads straight from the local state of `wrangler dev` (read-only,
 // beside the running server): when each acked message's row appeared in D1 (the lag from the ack
-// to D1, the room's log being written behind), and how many D1 write transactions the rooms made for their messages (each room counts
-// its batches in its own storage: `d1_batches`, `d1_messages`, and the groups that read D1
-// before their commit: `d1_reads`).
+// to D1, the room's log being written behind), and how many D1 write transactions carried the
+// messages (each account's log writer, and each room for its own writes, counts its batches in its
+// storage: `d1_batches`, `d1_messages`; the rooms count the groups that read D1 before their
+// commit: `d1_reads`).
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -81,13 +82,19 @@ export function watchD1(stateDir) {
   };
 }
 
-/** The rooms' D1 write transactions and the messages they carried, summed over every room. */
+/**
+ * The D1 write transactions of the messages and the messages they carried: the account log
+ * writers' (each room's log, many rooms a transaction) and the rooms' own (messages with files),
+ * summed; the groups that read D1 before their commit are the rooms'.
+ */
 export function d1Writes(stateDir) {
   let batches = 0;
   let messages = 0;
   let reads = 0;
-  const rooms = path.join(stateDir, "v3", "do", "parley-ConversationRoom");
-  for (const file of sqliteFiles(rooms)) {
+  const objects = ["parley-ConversationRoom", "parley-LogWriter"].map((name) =>
+    path.join(stateDir, "v3", "do", name),
+  );
+  for (const file of objects.flatMap(sqliteFiles)) {
     const db = new DatabaseSync(file, { readOnly: true });
     try {
       const get = db.prepare("SELECT value FROM _cf_KV WHERE key = ?");
@@ -99,7 +106,7 @@ export function d1Writes(stateDir) {
       messages += read("d1_messages");
       reads += read("d1_reads");
     } catch {
-      // a room that never wrote has no KV table
+      // an object that never wrote has no KV table
     } finally {
       db.close();
     }

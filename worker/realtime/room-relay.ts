@@ -47,13 +47,9 @@ export class RoomRelay {
    * of at most MARKS_PER_STATEMENT ids: a write of 200 messages leaves 200 marks behind it.
    */
   take(): { ids: number[]; statements: ReturnType<typeof markSent>[] } | null {
-    if (this.marks.length === 0) {
+    const ids = this.takeIds();
+    if (ids.length === 0) {
       return null;
-    }
-    const ids = this.marks.splice(0);
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
     }
     const at = nowSeconds();
     const statements: ReturnType<typeof markSent>[] = [];
@@ -61,6 +57,19 @@ export class RoomRelay {
       statements.push(markSent(this.db(), ids.slice(i, i + MARKS_PER_STATEMENT), at));
     }
     return { ids, statements };
+  }
+
+  /**
+   * The marks waiting for a ride, for a write made elsewhere (the account's log writer builds
+   * their statements); `giveBack` them if it fails.
+   */
+  takeIds(): number[] {
+    const ids = this.marks.splice(0);
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    return ids;
   }
 
   /**

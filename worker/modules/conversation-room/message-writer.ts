@@ -5,6 +5,7 @@ import type { Counters } from "../messages/queries";
 import type { RoomConversationCache } from "./conversation-cache";
 import { DirectCommit } from "./direct-commit";
 import { repairGroup } from "./group-failure";
+import type { WriterStub } from "./log-writer";
 import { MessageIds } from "./message-ids";
 import { KeptKeys } from "./queries.keys";
 import { MessageLog } from "./queries.wal";
@@ -60,6 +61,8 @@ export class MessageWriter {
     written: Written,
     /** Sends the group's outbox rows to the queue; its sent-marks ride on the next group. */
     relay: RoomRelay,
+    /** The account's log writer: the log reaches D1 through it. */
+    writer: (accountId: number) => WriterStub,
     /** Asks the room's alarm for a retry of the log's replication at this time (or earlier). */
     arm: (at: number) => void,
     /** A logged message D1 keeps refusing was set aside (the room tells its sockets). */
@@ -89,7 +92,7 @@ export class MessageWriter {
       this.ids,
       this.seq,
       arm,
-      countBatch,
+      writer,
       setAside,
     );
     const committedOnce = (row: ConversationRow, views: Presented[], counters: Counters) =>
@@ -253,8 +256,9 @@ export class MessageWriter {
   }
 
   /**
-   * The room's D1 transactions, the messages they stored and the reads before a commit, kept in
-   * its own storage: what `npm run bench -- realtime` reports per 1,000 messages.
+   * The room's own D1 transactions (messages with files; the log's are the account writer's),
+   * the messages they stored and the reads before a commit, kept in its own storage: what
+   * `npm run bench -- realtime` reports per 1,000 messages.
    */
   private count(key: "d1_batches" | "d1_messages" | "d1_reads", n: number): void {
     this.kv.put(key, (this.kv.get<number>(key) ?? 0) + n);

@@ -2,11 +2,10 @@ import type { Db } from "../../db/client";
 import type { MessageRow } from "../../db/schema";
 import { createLogger } from "../../lib/logger";
 import type { RoomRelay } from "../../realtime/room-relay";
-import { groupBatch } from "./group-batch";
 import { LogRepair, type Replicated, type Waiter } from "./log-repair";
+import type { WriterAnswer, WriterStub } from "./log-writer";
 import type { MessageIds } from "./message-ids";
 import type { LogEntry, MessageLog } from "./queries.wal";
-import type { AppendRequest } from "./types";
 
 /** Logged messages written to D1 in one transaction at most. */
 const MAX_BATCH = 200;
@@ -34,10 +33,11 @@ export type SetAside = { entry: LogEntry; reason: string };
 export type { Replicated } from "./log-repair";
 
 /**
- * Writes the room's message log to D1 behind the acks: in seq order, many messages per D1
- * transaction (all that were logged while the previous one was under way, up to 200), each with
- * its outbox rows and reporting facts (group-batch.ts, the same statements a direct write
- * makes), then deletes them from the log and sends their outbox rows to the queue. A retry
+ * Writes the room's message log to D1 behind the acks: in seq order, through the account's log
+ * writer (log-writer.ts, which shares each D1 transaction among rooms), all that were logged while
+ * the previous write was under way (up to 200), each with its outbox rows and reporting facts
+ * (group-batch.ts, the same statements a direct write makes), then deletes them from the log and
+ * sends their outbox rows to the queue. A retry
  * never doubles a message: the batch is one transaction, and a message whose id D1 already holds
  * at its seq was written by an earlier attempt whose answer was lost; it leaves the log. A failed
  * write is retried at once when it can be repaired, else by the room's alarm, backing off.
@@ -60,15 +60,15 @@ export class Replicator {
 
   constructor(
     private readonly log: MessageLog,
-    private readonly db: () => Db,
+    db: () => Db,
     private readonly relay: RoomRelay,
     ids: MessageIds,
     /** The room's seq: renumbering moves it past the seqs it hands out. */
     private readonly seq: { raise(to: number): void },
     /** Asks the room's alarm to call `alarm()` at this time (or earlier). */
     private readonly arm: (at: number) => void,
-    /** Counts one D1 transaction and the messages it stored (0: it failed). */
-    private readonly countBatch: (messages: number) => void,
+    /** The account's log writer (log-writer.ts): the D1 transactions are its. */
+    private readonly writer: (accountId: number) => WriterStub,
     /** Records a message set aside in the room and tells its sockets. */
     private readonly setAside: (aside: SetAside) => void,
   ) {
@@ -195,22 +195,34 @@ export class Replicator {
     return true;
   }
 
+  /**
+   * One call to the account's log writer (log-writer.ts), which puts these entries in a D1
+   * transaction shared with other rooms' and answers with this room's outcome. A refusal, or a
+   * call that fails, leaves the log as it is (the marks wait for the next write).
+   */
   private async write(entries: LogEntry[]): Promise<void> {
-    const db = this.db();
-    const group = entries.map((e) => ({ req: e.req as AppendRequest, seq: e.seq, id: e.id }));
-    const batch = await groupBatch(db, group);
-    let results: unknown[][];
+    // A message written alone (to find one D1 refuses) carries nothing else.
+    const marks = this.alone ? [] : this.relay.takeIds();
+    const call = { entries: entries.map(({ id, seq, req }) => ({ id, seq, req })), marks };
+    let answer: WriterAnswer;
     try {
-      // A message written alone (to find one D1 refuses) carries nothing else.
-      results = await this.relay.batchWithMarks(batch.statements, this.alone);
+      answer = await this.writer((entries[0] as LogEntry).req.values.accountId).write(call);
     } catch (err) {
-      this.countBatch(0);
+      this.giveBack(marks);
       throw err;
     }
-    this.countBatch(entries.length);
-    const { stored } = batch.read(results);
+    if (!answer.ok) {
+      this.giveBack(marks);
+      throw new Error(answer.error);
+    }
     this.done(entries);
-    this.relay.send(stored.flatMap((s) => s.eventIds));
+    this.relay.send(answer.eventIds);
+  }
+
+  private giveBack(marks: number[]): void {
+    if (marks.length > 0) {
+      this.relay.giveBack(marks);
+    }
   }
 
   /** These entries are in D1: out of the log, and their waiters answered. */

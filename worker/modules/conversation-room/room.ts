@@ -20,6 +20,7 @@ import { presentMessage, presentPublicMessage } from "../messages/presenter";
 import type { NewMessage } from "../messages/queries";
 import { MESSAGE_TYPE_CODES } from "../messages/types";
 import { RoomConversationCache } from "./conversation-cache";
+import { writerFor } from "./log-writer";
 import { type UpdateRecorder, writeMessageUpdate } from "./message-update";
 import {
   type AppendRequest,
@@ -76,6 +77,7 @@ export class MessageRoom extends RoomBase<RoomFrame> {
           },
         }),
       new RoomRelay(env, () => this.db()),
+      (accountId) => writerFor(env, accountId),
       (at) => {
         void this.armAt(at);
       },

@@ -1,0 +1,149 @@
+import { DurableObject } from "cloudflare:workers";
+import { createDb, type Db } from "../../db/client";
+import type { Bindings } from "../../env";
+import { markSent } from "../../events/queries";
+import { inSlices } from "../../lib/bind-limit";
+import { nowSeconds } from "../../lib/time";
+import { groupBatch } from "./group-batch";
+import type { LoggedRequest } from "./queries.wal";
+import type { AppendRequest } from "./types";
+
+/** Messages in one D1 transaction at most (rooms' calls are not split: one may exceed it alone). */
+const MAX_MESSAGES = 200;
+
+/** One room's write: its oldest logged entries, in seq order, and its outbox sent-marks. */
+export type WriterCall = {
+  entries: { id: number; seq: number; req: LoggedRequest }[];
+  marks: number[];
+};
+
+/** D1 has the room's entries (their outbox rows, to send), or refused them (D1's words). */
+export type WriterAnswer = { ok: true; eventIds: number[] } | { ok: false; error: string };
+
+type Waiting = { call: WriterCall; answer: (a: WriterAnswer) => void };
+
+/** What D1 said, with its cause when it adds words: the room's repairs and set-aside read them. */
+function words(err: unknown): string {
+  const said = (err as Error)?.message ?? String(err);
+  const cause = (err as Error)?.cause;
+  const more = cause ? ((cause as Error).message ?? String(cause)) : "";
+  return more && !said.includes(more) ? `${said} ${more}` : said;
+}
+
+/**
+ * The account's log writer (`writer:<accountId>`): its rooms' logs reach D1 through it, many
+ * rooms per transaction. The calls that arrive while a transaction is under way go together in
+ * the next one (up to MAX_MESSAGES), each room's statements those of group-batch.ts as a room
+ * would make them; each room is answered with its own slice. A combined transaction D1 refuses
+ * is tried again room by room, so one room's refused message (or a conflict its repair sorts
+ * out) fails that room alone. It holds nothing durable: each room keeps its log until its answer
+ * says D1 has it, and makes one call at a time (its seq order holds). It counts its transactions
+ * and their messages in its storage (`d1_batches`, `d1_messages`: the realtime bench).
+ */
+export class LogWriter extends DurableObject<Bindings> {
+  private waiting: Waiting[] = [];
+  private running = false;
+
+  write(call: WriterCall): Promise<WriterAnswer> {
+    return new Promise((answer) => {
+      this.waiting.push({ call, answer });
+      if (!this.running) {
+        this.running = true;
+        void this.run();
+      }
+    });
+  }
+
+  private async run(): Promise<void> {
+    try {
+      // The calls made in this turn go in the first transaction too.
+      await Promise.resolve();
+      while (this.waiting.length > 0) {
+        await this.flush(this.take());
+      }
+    } catch (err) {
+      for (const w of this.waiting.splice(0)) {
+        w.answer({ ok: false, error: words(err) });
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** The oldest calls, up to MAX_MESSAGES messages (at least one call). */
+  private take(): Waiting[] {
+    const calls: Waiting[] = [];
+    let n = 0;
+    while (this.waiting.length > 0) {
+      const next = this.waiting[0] as Waiting;
+      if (calls.length > 0 && n + next.call.entries.length > MAX_MESSAGES) {
+        break;
+      }
+      n += next.call.entries.length;
+      calls.push(this.waiting.shift() as Waiting);
+    }
+    return calls;
+  }
+
+  private async flush(calls: Waiting[]): Promise<void> {
+    const db = createDb(this.env.DB);
+    const parts: { w: Waiting; part: Awaited<ReturnType<typeof build>> }[] = [];
+    for (const w of calls) {
+      try {
+        parts.push({ w, part: await build(db, w.call) });
+      } catch (err) {
+        w.answer({ ok: false, error: words(err) });
+      }
+    }
+    if (parts.length === 0) {
+      return;
+    }
+    try {
+      const results = (await db.batch(
+        parts.flatMap((p) => p.part.statements) as never,
+      )) as unknown[][];
+      this.count(parts.reduce((n, p) => n + p.w.call.entries.length, 0));
+      let at = 0;
+      for (const { w, part } of parts) {
+        const mine = results.slice(at, at + part.statements.length);
+        at += part.statements.length;
+        w.answer({ ok: true, eventIds: part.eventIds(mine) });
+      }
+    } catch (err) {
+      this.count(0);
+      if (parts.length === 1) {
+        (parts[0] as (typeof parts)[number]).w.answer({ ok: false, error: words(err) });
+        return;
+      }
+      // Room by room: what D1 refused fails only the room it came from.
+      for (const { w } of parts) {
+        await this.flush([w]);
+      }
+    }
+  }
+
+  private count(messages: number): void {
+    const kv = this.ctx.storage.kv;
+    kv.put("d1_batches", (kv.get<number>("d1_batches") ?? 0) + 1);
+    kv.put("d1_messages", (kv.get<number>("d1_messages") ?? 0) + messages);
+  }
+}
+
+/** A room's statements: its messages as groupBatch makes them, then its outbox sent-marks. */
+async function build(db: Db, call: WriterCall) {
+  const group = call.entries.map((e) => ({ req: e.req as AppendRequest, seq: e.seq, id: e.id }));
+  const batch = await groupBatch(db, group);
+  const at = nowSeconds();
+  const marks = inSlices(call.marks).map((ids) => markSent(db, ids, at));
+  return {
+    statements: [...batch.statements, ...marks],
+    eventIds: (results: unknown[][]) => batch.read(results).stored.flatMap((s) => s.eventIds),
+  };
+}
+
+/** The RPC surface of a writer stub (re-typed from the class: see stub.ts). */
+export type WriterStub = Pick<LogWriter, "write">;
+
+/** The account's writer: one per account, so its rooms' logs share transactions. */
+export const writerFor = (env: Bindings, accountId: number): WriterStub =>
+  env.WRITERS.get(env.WRITERS.idFromName(`writer:${accountId}`)) as unknown as WriterStub;
