@@ -10,28 +10,13 @@ import { MessageIds } from "./message-ids";
 import { KeptKeys } from "./queries.keys";
 import { MessageLog } from "./queries.wal";
 import { Replicator, type SetAside } from "./replicator";
-import { type Ready, RoomCommit } from "./room-commit";
+import { RoomCommit } from "./room-commit";
 import { RoomSeq } from "./room-seq";
 import type { AppendRequest, AppendResult, Presented, Written } from "./types";
+import { type Pending, type Place, WriteQueue } from "./write-queue";
 
 export type { AppendRequest, AppendView, MessageView, Presented } from "./types";
-
-/** Messages committed to D1 in one batch at most; keeps a batch well under D1's limits. */
-const MAX_GROUP = 40;
-/** A room that committed within this long is busy: its next group gathers for GATHER_MS. */
-const BUSY_MS = 50;
-const GATHER_MS = 4;
-
-/** A place in the queue: taken when a message arrives, filled once its checks pass. */
-type Slot = Omit<Ready, "req"> & { req?: AppendRequest; cancelled: boolean };
-type Pending = Slot & Ready;
-
-/** A message's place in the writer's order, held while it is checked (socket messages). */
-export type Place = {
-  fill(req: AppendRequest): Promise<AppendResult>;
-  /** Gives the place up (refused, or answered without a write); no-op once filled. */
-  cancel(): void;
-};
+export type { Place } from "./write-queue";
 
 /**
  * The room's message writer. Messages queue in arrival order; those that arrive while a D1 write
@@ -41,9 +26,7 @@ export type Place = {
  * are arrival order without gaps. Groups commit strictly one after another.
  */
 export class MessageWriter {
-  private readonly queue: Slot[] = [];
-  private draining = false;
-  private lastCommit = 0;
+  private readonly order: WriteQueue;
   private readonly seq: RoomSeq;
   private readonly ids: MessageIds;
   private readonly kv: SyncKvStorage;
@@ -56,7 +39,7 @@ export class MessageWriter {
     storage: DurableObjectStorage,
     private readonly db: () => Db,
     /** Runs `step` in the room's ordered chain (shared with other broadcasts). */
-    private readonly enqueue: (step: () => Promise<void>) => Promise<void>,
+    enqueue: (step: () => Promise<void>) => Promise<void>,
     /** Called in seq order once a message is stored (the room broadcasts it). */
     written: Written,
     /** Sends the group's outbox rows to the queue; its sent-marks ride on the next group. */
@@ -76,6 +59,7 @@ export class MessageWriter {
       counters: Counters,
     ) => void,
   ) {
+    this.order = new WriteQueue(enqueue, (group) => this.commitGroup(group));
     this.kv = storage.kv;
     this.seq = new RoomSeq(this.kv, db);
     this.ids = new MessageIds(this.kv, db);
@@ -153,75 +137,9 @@ export class MessageWriter {
     return this.reserve(true).fill(req);
   }
 
-  /**
-   * Takes the next place in the order now, for a message that is still being checked: messages
-   * are stored in the order they arrived even when their checks finish out of order (a socket's
-   * own messages stay in the order it sent them). Later messages wait behind an unfilled place.
-   */
+  /** Takes the next place in the order now, for a message still being checked (write-queue.ts). */
   reserve(durable = false): Place {
-    const none = () => {};
-    const slot: Slot = { durable, cancelled: false, seq: 0, id: 0, resolve: none, reject: none };
-    this.queue.push(slot);
-    return {
-      fill: (req) =>
-        new Promise((resolve, reject) => {
-          if (slot.req || slot.cancelled) {
-            reject(new Error("this place in the queue was already used"));
-            return;
-          }
-          Object.assign(slot, { req, resolve, reject });
-          this.kick();
-        }),
-      cancel: () => {
-        if (!slot.req && !slot.cancelled) {
-          slot.cancelled = true;
-          this.kick();
-        }
-      },
-    };
-  }
-
-  private kick(): void {
-    const head = this.queue[0];
-    if (this.draining || !head || (!head.req && !head.cancelled)) {
-      return;
-    }
-    this.draining = true;
-    void this.enqueue(() => this.drainOnce());
-  }
-
-  /**
-   * Commits what is ready at the head now, then yields the chain to other broadcasts. A room that
-   * committed a moment ago is busy: it first lets the frames arriving meanwhile join the group, so
-   * a burst is one storage transaction, broadcast and feed frame per group, not per message.
-   */
-  private async drainOnce(): Promise<void> {
-    try {
-      if (Date.now() - this.lastCommit < BUSY_MS && this.queue.length < MAX_GROUP) {
-        await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
-      }
-      this.lastCommit = Date.now();
-      await this.commitGroup(this.take());
-    } finally {
-      this.draining = false;
-      this.kick();
-    }
-  }
-
-  /** The filled places at the head of the queue, up to the first one still being checked. */
-  private take(): Pending[] {
-    const group: Pending[] = [];
-    while (group.length < MAX_GROUP) {
-      const head = this.queue[0];
-      if (!head || (!head.req && !head.cancelled)) {
-        break;
-      }
-      this.queue.shift();
-      if (head.req) {
-        group.push(head as Pending);
-      }
-    }
-    return group;
+    return this.order.reserve(durable);
   }
 
   /** One bad message must not fail its neighbours: a failed group is sorted out here. */
@@ -234,7 +152,7 @@ export class MessageWriter {
     } catch (err) {
       const again = await repairGroup(err, group, this.seq, this.ids, this.db);
       if (again) {
-        this.queue.unshift(...(again as Pending[]));
+        this.order.putBack(again as Pending[]);
       } else if (group.length > 1) {
         for (const item of group) {
           await this.commitGroup([item]);
