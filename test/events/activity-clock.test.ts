@@ -46,10 +46,7 @@ async function desk() {
 /** Every attribute named in the conversation's recorded change events. */
 const changedNames = async (conversationId: number) =>
   (await outboxOf(conversationId)).flatMap((r) =>
-    Object.keys(
-      ((r.payload as { data?: { changed_attributes?: object } }).data?.changed_attributes ??
-        {}) as object,
-    ),
+    Object.keys((r.payload as { changed_attributes?: object }).changed_attributes ?? {}),
   );
 
 describe("activity notes move last_activity_at", () => {
