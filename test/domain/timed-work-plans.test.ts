@@ -49,4 +49,15 @@ describe("timed work query plans", () => {
     const steps = (await queryPlan(due.all)).join("\n");
     expect(steps).toMatch(/accounts USING (COVERING )?INDEX accounts_auto_resolve/);
   });
+
+  it("auto-resolve from a cursor (and up to it, wrapping around) walks a range of that index, unsorted", async () => {
+    const turn = dueForAutoResolve(1_800_000_000, 1000, 40, 90);
+    for (const query of [turn.all, turn.notWaiting]) {
+      const steps = (await queryPlan(query)).join("\n");
+      expect(steps).toMatch(
+        /SEARCH accounts USING (COVERING )?INDEX accounts_auto_resolve \(id>\? AND id<\?\)/,
+      );
+      expect(steps).not.toMatch(/TEMP B-TREE|SCAN (conversations|c)\b/);
+    }
+  });
 });

@@ -150,4 +150,35 @@ describe("the schedule tick fans out", () => {
     expect(counting.counts.calls).toBeLessThanOrEqual(n * 2 + TIMED_BATCH_MESSAGES * 4);
     expect(counting.counts.calls).toBeGreaterThan(0);
   });
+
+  it("with more due than a tick takes, the ticks take turns between accounts: each conversation is sent within a few ticks", async () => {
+    // A tick's worth in the first account, two small accounts after it; nothing is resolved
+    // between the ticks (a consumer lagging behind, or failing), so all stay due.
+    const limit = 4;
+    const big = await idleConversations(limit);
+    const small = [await idleConversations(2), await idleConversations(2)];
+    const now = nowSeconds();
+    const ids = [...big.ids, ...small.flatMap((a) => a.ids)];
+    const seen = new Set<number>();
+    // Every due conversation in the database counts toward the bound, other tests' too.
+    const due = (await autoResolveDue(recordingTimed().env, now, 100_000)) + limit;
+    const accounts = new Set(
+      (await db().select({ a: t.conversations.accountId }).from(t.conversations).all()).map(
+        (r) => r.a,
+      ),
+    ).size;
+    const bound = Math.ceil(due / limit) + accounts + 1;
+    let ticks = 0;
+    while (ids.some((id) => !seen.has(id)) && ticks < bound) {
+      const recorded = recordingTimed();
+      expect(await autoResolveDue(recorded.env, now, limit)).toBeLessThanOrEqual(limit * 2);
+      for (const id of mine(recorded.sent, ids)) {
+        seen.add(id);
+      }
+      ticks++;
+    }
+    expect(ids.filter((id) => !seen.has(id))).toEqual([]);
+    // Before the turns, the first account's backlog filled every tick: the small ones never came.
+    expect(small.flatMap((a) => a.ids).every((id) => seen.has(id))).toBe(true);
+  });
 });

@@ -9,19 +9,23 @@ const cutoff = (now: number) => sql`${now} - ${AUTO_RESOLVE_AFTER} * 60`;
 
 /**
  * Open conversations idle past their account's `auto_resolve_after`, read through indexes only:
- * the accounts that set it (a partial index), then per account the open conversations by last
- * activity (`conversations_account_status_activity`), or, for accounts that leave waiting
- * conversations alone, only the open ones nobody waits on (`conversations_open_not_waiting`), so
- * a backlog of waiting conversations is never read again each minute. CROSS JOIN keeps accounts
- * the outer loop (SQLite never reorders it), each account's deadline bounding an index range of
- * its conversations; the index is named because without statistics SQLite would pick the wider
- * one even where the partial one reads less. Answers the conversations' ids and event_seq (the
- * version a change of the conversation bumps, which the consumer's write requires unchanged).
+ * the accounts that set it (a partial index on their id), then per account the open
+ * conversations by last activity (`conversations_account_status_activity`), or, for accounts
+ * that leave waiting conversations alone, only the open ones nobody waits on
+ * (`conversations_open_not_waiting`), so a backlog of waiting conversations is never read again
+ * each minute. CROSS JOIN keeps accounts the outer loop (SQLite never reorders it), in id order
+ * from `after` (exclusive) to `upTo` (inclusive), each account's deadline bounding an index
+ * range of its conversations; the index is named because without statistics SQLite would pick
+ * the wider one even where the partial one reads less. Answers the conversations' ids, event_seq
+ * (the version a change of the conversation bumps, which the consumer's write requires
+ * unchanged) and account.
  */
-export function dueForAutoResolve(now: number, limit: number) {
+export function dueForAutoResolve(now: number, limit: number, after = 0, upTo?: number) {
   const variant = (ignoreWaiting: boolean, index: string) => sql`
-    SELECT c.id AS id, c.event_seq AS seq FROM ${accounts} CROSS JOIN ${conversations} AS c INDEXED BY ${sql.raw(index)}
+    SELECT c.id AS id, c.event_seq AS seq, c.account_id AS account
+    FROM ${accounts} CROSS JOIN ${conversations} AS c INDEXED BY ${sql.raw(index)}
     WHERE c.account_id = ${accounts.id} AND ${AUTO_RESOLVE_AFTER} IS NOT NULL
+      AND ${accounts.id} > ${after} ${upTo === undefined ? sql`` : sql`AND ${accounts.id} <= ${upTo}`}
       AND ${ignoreWaiting ? sql`${IGNORE_WAITING} = 1` : sql`${IGNORE_WAITING} IS NOT 1`}
       AND c.status = 'open' ${ignoreWaiting ? sql`AND c.waiting_since IS NULL` : sql``}
       AND c.last_activity_at <= ${cutoff(now)}
@@ -32,9 +36,10 @@ export function dueForAutoResolve(now: number, limit: number) {
   };
 }
 
-/** What `dueForAutoResolve` answers, as [id, event_seq] pairs. */
-export const itemsOf = async (db: Db, query: SQL) =>
-  (await db.all<{ id: number; seq: number }>(query)).map((r): [number, number] => [r.id, r.seq]);
+/** What `dueForAutoResolve` answers. */
+export type DueRow = { id: number; seq: number; account: number };
+
+export const dueRows = (db: Db, query: SQL) => db.all<DueRow>(query);
 
 /** The conversations with these ids, with their accounts (primary-key reads). */
 export async function withAccounts(db: Db, ids: number[]) {

@@ -1,9 +1,11 @@
-import { createDb } from "../../db/client";
+import type { SQL } from "drizzle-orm";
+import { createDb, type Db } from "../../db/client";
 import type { AccountRow } from "../../db/schema";
 import type { Bindings, TimedMessage } from "../../env";
 import type { Deps } from "../../events/deps";
 import type { MessageScope } from "../messages/service";
-import { dueForAutoResolve, dueToWake, itemsOf } from "./queries";
+import { type DueRow, dueForAutoResolve, dueRows, dueToWake } from "./queries";
+import { readCursor, saveCursor } from "./queries.cursor";
 
 /**
  * At most this many due conversations of one kind per tick (each read is one indexed query of
@@ -56,11 +58,58 @@ async function fanOut(
  * conditional on the conversation being still open, idle and unchanged since this read, so an
  * overlapping tick, a second delivery, or a reply meanwhile resolves nothing and writes nothing.
  */
-export async function autoResolveDue(env: Bindings, now: number): Promise<number> {
+export async function autoResolveDue(
+  env: Bindings,
+  now: number,
+  limit = TICK_LIMIT,
+): Promise<number> {
   const db = createDb(env.DB);
-  const due = dueForAutoResolve(now, TICK_LIMIT);
-  const items = [...(await itemsOf(db, due.all)), ...(await itemsOf(db, due.notWaiting))];
-  return fanOut(env, "auto_resolve", now, items);
+  const rows = [
+    ...(await dueTakingTurns(
+      db,
+      "auto_resolve",
+      limit,
+      (a, n, u) => dueForAutoResolve(now, n, a, u).all,
+    )),
+    ...(await dueTakingTurns(
+      db,
+      "auto_resolve_not_waiting",
+      limit,
+      (a, n, u) => dueForAutoResolve(now, n, a, u).notWaiting,
+    )),
+  ];
+  return fanOut(
+    env,
+    "auto_resolve",
+    now,
+    rows.map((r): [number, number] => [r.id, r.seq]),
+  );
+}
+
+/**
+ * At most `limit` due conversations, the accounts after where the last tick stopped first, then
+ * from the first account again (kept in tick_cursors, as the assignment queues' turns:
+ * rotation.ts). So an account with thousands due takes one tick's share and the accounts after
+ * it are read at the next tick, instead of the lowest account ids every minute while their
+ * backlog lasts. A tick that reads everything due starts from the first account next time.
+ */
+async function dueTakingTurns(
+  db: Db,
+  name: string,
+  limit: number,
+  query: (after: number, limit: number, upTo?: number) => SQL,
+): Promise<DueRow[]> {
+  const after = await readCursor(db, name);
+  const rows = await dueRows(db, query(after, limit));
+  const wrapped = rows.length < limit && after > 0;
+  if (wrapped) {
+    rows.push(...(await dueRows(db, query(0, limit - rows.length, after))));
+  }
+  const next = rows.length < limit ? 0 : (rows.at(-1)?.account ?? 0);
+  if (next !== after) {
+    await saveCursor(db, name, next);
+  }
+  return rows;
 }
 
 /**
