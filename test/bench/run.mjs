@@ -9,6 +9,7 @@ const suites = {
   schedule: () => import("./schedule.mjs"),
   webhooks: () => import("./webhooks.mjs"),
   widget: () => import("./widget.mjs"),
+  "widget-loader": () => import("./widget-loader.mjs"),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
