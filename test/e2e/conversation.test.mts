@@ -2,7 +2,7 @@
 // site under a strict CSP, the real Worker (`wrangler dev`, global-setup.mts) and an agent
 // answering through the account API.
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import {
   ADMIN_TOKEN,
   agentApi,
@@ -16,6 +16,7 @@ import {
   shot,
   startReceiver,
 } from "./harness.mts";
+import { explainFailure } from "./trail.mts";
 
 const base = inject("parleyBase");
 const hostUrl = inject("hostUrl");
@@ -39,13 +40,22 @@ describe("a visitor's conversation", () => {
   let conversationId: number;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let webhookId: number;
+  let trail: string[];
 
   beforeAll(async () => {
     receiver = await startReceiver();
     webhookId = await agent.createWebhook(receiver.url, ["webwidget_triggered"]);
     context = await browser.newContext();
-    ({ page, errors } = await openHost(context, hostUrl));
+    ({ page, errors, trail } = await openHost(context, hostUrl));
   });
+
+  beforeEach((ctx) =>
+    explainFailure(
+      ctx,
+      () => page,
+      () => trail,
+    ),
+  );
 
   afterAll(async () => {
     await context.close();

@@ -11,6 +11,7 @@ import {
   type Page,
 } from "playwright-core";
 import { freshDatabase, startServer } from "../bench/lib.mjs";
+import { watchTrail } from "./trail.mts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const CHROMIUM_ARGS = [
@@ -234,9 +235,10 @@ export function chatFrame(page: Page): Frame {
 export async function openHost(context: BrowserContext, hostUrl: string) {
   const page = await context.newPage();
   const errors = watchErrors(page);
+  const trail = await watchTrail(page);
   await page.goto(hostUrl);
   await launcher(page).waitFor();
-  return { page, errors };
+  return { page, errors, trail };
 }
 
 export const bubble = (page: Page, text: string) =>

@@ -174,7 +174,10 @@ function start(settings: ParleySettings, inbox: string) {
         // Full screen on a phone, the page behind the chat does not scroll.
         document.documentElement.style.overflow = modal ? "hidden" : "";
         if (isOpen) {
-          f.iframe.focus();
+          // A frame still loading is left to take the focus itself once its chat is up: given
+          // to it now, Chromium can swap the loading frame for the chat's process and keep the
+          // keys on this page while both documents say the chat has the focus.
+          ready && f.iframe.focus();
         } else if (hadFocus) {
           launcher.button.focus();
         }
