@@ -55,19 +55,20 @@ export class LogWriter extends DurableObject<Bindings> {
   }
 
   private async run(): Promise<void> {
-    try {
-      // The calls made in this turn go in the first transaction too.
-      await Promise.resolve();
-      while (this.waiting.length > 0) {
-        await this.flush(this.take());
+    // The calls made in this turn go in the first transaction too.
+    await Promise.resolve();
+    while (this.waiting.length > 0) {
+      const calls = this.take();
+      try {
+        await this.flush(calls);
+      } catch (err) {
+        // Every call is answered, or its room would wait for ever (a second answer is a no-op).
+        for (const w of calls) {
+          w.answer({ ok: false, error: words(err) });
+        }
       }
-    } catch (err) {
-      for (const w of this.waiting.splice(0)) {
-        w.answer({ ok: false, error: words(err) });
-      }
-    } finally {
-      this.running = false;
     }
+    this.running = false;
   }
 
   /** The oldest calls, up to MAX_MESSAGES messages (at least one call). */
@@ -98,17 +99,9 @@ export class LogWriter extends DurableObject<Bindings> {
     if (parts.length === 0) {
       return;
     }
+    let results: unknown[][];
     try {
-      const results = (await db.batch(
-        parts.flatMap((p) => p.part.statements) as never,
-      )) as unknown[][];
-      this.count(parts.reduce((n, p) => n + p.w.call.entries.length, 0));
-      let at = 0;
-      for (const { w, part } of parts) {
-        const mine = results.slice(at, at + part.statements.length);
-        at += part.statements.length;
-        w.answer({ ok: true, eventIds: part.eventIds(mine) });
-      }
+      results = (await db.batch(parts.flatMap((p) => p.part.statements) as never)) as unknown[][];
     } catch (err) {
       this.count(0);
       if (parts.length === 1) {
@@ -119,7 +112,21 @@ export class LogWriter extends DurableObject<Bindings> {
       for (const { w } of parts) {
         await this.flush([w]);
       }
+      return;
     }
+    let at = 0;
+    for (const { w, part } of parts) {
+      const mine = results.slice(at, at + part.statements.length);
+      at += part.statements.length;
+      // D1 has it: answered as stored even if its outbox ids cannot be read back (those rows
+      // then stay unsent, and the cron sweep sends them).
+      let eventIds: number[] = [];
+      try {
+        eventIds = part.eventIds(mine);
+      } catch {}
+      w.answer({ ok: true, eventIds });
+    }
+    this.count(parts.reduce((n, p) => n + p.w.call.entries.length, 0));
   }
 
   private count(messages: number): void {
