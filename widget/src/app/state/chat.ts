@@ -4,6 +4,7 @@ import { type ContactInput, INCOMING, type InboxSettings } from "../api/types";
 import { config } from "../config";
 import { locale, setLocale } from "../i18n";
 import { load, store } from "../lib/storage";
+import { backoff } from "../realtime/socket";
 import {
   clearConversation,
   hasOlder,
@@ -71,7 +72,13 @@ export async function startChat() {
   void flush();
 }
 
-/** Loads the stored conversation's latest messages; offline, tries again when back online. */
+let openFailures = 0;
+
+/**
+ * Loads the stored conversation's latest messages. Offline, tries again when back online; a
+ * refusal (429, 5xx) or a lost answer, after Retry-After or a backoff: until then the chat
+ * shows no history and its socket waits, so giving up would leave it so for the page's life.
+ */
 async function openConversation() {
   const s = session.value;
   if (!s?.conversationId || synced.value) {
@@ -87,12 +94,18 @@ async function openConversation() {
           (m) => m.message_type !== INCOMING && m.created_at > conversation.contact_last_seen_at,
         ).length;
     synced.value = true;
+    openFailures = 0;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) {
+    const status = err instanceof ApiError ? err.status : 0;
+    if (status === 404) {
       setConversationId(null);
       synced.value = true;
-    } else {
+    } else if (!navigator.onLine) {
       addEventListener("online", () => void openConversation(), { once: true });
+    } else if (status === 0 || status === 429 || status >= 500) {
+      const wait =
+        err instanceof ApiError && err.retryAfter ? err.retryAfter * 1000 : backoff(++openFailures);
+      setTimeout(() => void openConversation(), wait);
     }
   }
 }
