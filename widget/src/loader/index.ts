@@ -282,11 +282,13 @@ const inbox = settings.inbox ?? script?.dataset.inbox;
 // its main thread is idle (at most 2 s later), so the widget never competes with the page's
 // own first paint or input (issue 24: no host long task under 4× CPU throttling). No `load`
 // listener: the page's load task stays the page's own; an idle period before the load looks
-// again in the next one.
+// again 0.1 s later (not in every idle period of a page waiting for a slow image).
 // Loaded twice (two tags, a SPA re-inserting it): the first one stays in charge.
 const boot = (): unknown =>
   idle(() =>
-    document.readyState !== "complete" ? boot() : w.$parley || start(settings, inbox as string),
+    document.readyState !== "complete"
+      ? setTimeout(boot, 100)
+      : w.$parley || start(settings, inbox as string),
   );
 if (inbox) {
   boot();
