@@ -94,6 +94,44 @@ describe("activity notes move last_activity_at", () => {
     expect((await conversationRow(c.id))?.lastActivityAt).toBeGreaterThanOrEqual(before);
   });
 
+  it("a priority set writes Chatwoot's note and moves it; the same priority again does nothing", async () => {
+    const d = await desk();
+    const c = await d.idle();
+    const notes = async () => {
+      const res = await api(
+        `/api/v1/accounts/${d.account.id}/conversations/${c.displayId}/messages`,
+        { token: d.admin.token },
+      );
+      return (res.body.payload as { message_type: number; content: string }[])
+        .filter((m) => m.message_type === 2)
+        .map((m) => m.content);
+    };
+    const before = nowSeconds();
+    expect((await d.call(c.displayId, "/toggle_priority", { priority: "urgent" })).status).toBe(
+      200,
+    );
+    expect((await conversationRow(c.id))?.lastActivityAt).toBeGreaterThanOrEqual(before);
+    expect(await notes()).toEqual([`${d.admin.name} set the priority to urgent`]);
+    const names = await changedNames(c.id);
+    expect(names).toContain("priority");
+    expect(names).not.toContain("last_activity_at");
+    // Not auto-resolved for the idle day before it.
+    await tick(autoResolveDue, nowSeconds());
+    expect((await conversationRow(c.id))?.status).toBe("open");
+    // The same priority again: no note, no event, the clock as it was.
+    await db()
+      .update(t.conversations)
+      .set({ lastActivityAt: c.lastActivityAt })
+      .where(eq(t.conversations.id, c.id));
+    const events = (await outboxOf(c.id)).length;
+    expect((await d.call(c.displayId, "/toggle_priority", { priority: "urgent" })).status).toBe(
+      200,
+    );
+    expect((await conversationRow(c.id))?.lastActivityAt).toBe(c.lastActivityAt);
+    expect(await outboxOf(c.id)).toHaveLength(events);
+    expect(await notes()).toEqual([`${d.admin.name} set the priority to urgent`]);
+  });
+
   it("a change that writes no note leaves it as it was (the same labels posted again)", async () => {
     const d = await desk();
     const c = await d.idle();

@@ -42,6 +42,11 @@ async function workedConversation() {
   await post("labels", { labels: ["vip", "billing"] });
   await post("labels", { labels: ["vip", "billing"] }); // the same set, no note
   await post("labels", { labels: ["vip", "urgent"] });
+  await post("toggle_priority", { priority: "urgent" });
+  await post("toggle_priority", { priority: "urgent" }); // the same priority, no note
+  const patched = await api(base, { method: "PATCH", token, body: { priority: "low" } });
+  expect(patched.status).toBe(200);
+  await post("toggle_priority", { priority: null });
   return { w, s, base, agent, team, live, hookUrl: hook.url };
 }
 
@@ -57,6 +62,9 @@ const expected = (admin: string, agent: string) => [
   `${admin} added billing, vip`,
   `${admin} added urgent`,
   `${admin} removed billing`,
+  `${admin} set the priority to urgent`,
+  `${admin} changed the priority from urgent to low`,
+  `${admin} removed the priority`,
 ];
 
 describe("activity messages (Chatwoot's message_type 2)", () => {
@@ -79,7 +87,7 @@ describe("activity messages (Chatwoot's message_type 2)", () => {
     const first = await live.next("message.created");
     expect(first.data.content).toBe("hello");
     const notes = [];
-    for (let i = 0; i < 11; i++) {
+    for (let i = 0; i < expected("", "").length; i++) {
       notes.push((await live.next("message.created")).data);
     }
     live.close();

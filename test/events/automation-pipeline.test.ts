@@ -88,5 +88,16 @@ describe("automation through the event pipeline", () => {
       token: admin.token,
     });
     expect(labels.body.payload).toEqual(["billing", "seen"]);
+    // Chatwoot's priority notes: the person's, then the rule's signed "Automation System".
+    const messages = await api(`${base(account.id)}/conversations/${row?.displayId}/messages`, {
+      token: admin.token,
+    });
+    const notes = (messages.body.payload as { message_type: number; content: string }[])
+      .filter((m) => m.message_type === 2 && m.content.includes("priority"))
+      .map((m) => m.content);
+    expect(notes).toEqual([
+      `${admin.name} set the priority to low`,
+      "Automation System changed the priority from low to high",
+    ]);
   });
 });

@@ -215,6 +215,12 @@ describe("macros: execute", () => {
         },
         {
           message_type: MT.activity,
+          content: `${name} set the priority to high`,
+          sender_type: null,
+          sender_id: null,
+        },
+        {
+          message_type: MT.activity,
           content: `Conversation was marked resolved by ${name}`,
           sender_type: null,
           sender_id: null,

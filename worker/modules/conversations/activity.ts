@@ -111,6 +111,30 @@ export async function statusActivity(
   }
 }
 
+/**
+ * After a priority change, Chatwoot's conversations.activity.priority added / updated / removed
+ * (PriorityActivityMessageHandler): "Ann set the priority to urgent", "Ann changed the priority
+ * from low to urgent", "Ann removed the priority"; automation signs "Automation System".
+ */
+export async function priorityActivity(
+  scope: ConversationScope,
+  before: ConversationRow,
+  after: ConversationRow,
+) {
+  const by = performerName(scope);
+  const [from, to] = [before.priority, after.priority];
+  if (by === null || from === to) {
+    return;
+  }
+  const text =
+    to === null
+      ? `${by} removed the priority`
+      : from === null
+        ? `${by} set the priority to ${to}`
+        : `${by} changed the priority from ${from} to ${to}`;
+  await post(scope, after, text);
+}
+
 /** After an assignee change: "Assigned to Bo by Ann", self-assigned, or unassigned. */
 export async function assigneeActivity(
   scope: ConversationScope,

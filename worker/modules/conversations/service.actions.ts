@@ -12,6 +12,7 @@ import {
   labelActivity,
   muteActivity,
   noteClock,
+  priorityActivity,
   statusActivity,
   teamActivity,
 } from "./activity";
@@ -62,7 +63,11 @@ export async function updateConversation(
 ): Promise<ConversationRow> {
   const values: Partial<NewConversation> = {};
   if (input.priority !== undefined) {
-    values.priority = input.priority;
+    Object.assign(
+      values,
+      { priority: input.priority },
+      noteClock(scope, row.priority !== input.priority),
+    );
   }
   if (input.custom_attributes !== undefined) {
     const checked = await checkConversationAttributes(scope, input.custom_attributes);
@@ -73,7 +78,9 @@ export async function updateConversation(
     values.additionalAttributes = { ...row.additionalAttributes, ...input.additional_attributes };
     assertMergedWithinBounds("additional_attributes", values.additionalAttributes);
   }
-  return save(scope, row, values);
+  const after = await save(scope, row, values);
+  await priorityActivity(scope, row, after);
+  return after;
 }
 
 export type StatusChange = { status?: ConversationStatus; snoozed_until?: number | null };
@@ -117,11 +124,20 @@ export async function toggleStatus(
   return after;
 }
 
-export const setPriority = (
+/** toggle_priority (and automation's change_priority): the new value and its activity note. */
+export async function setPriority(
   scope: ConversationScope,
   row: ConversationRow,
   priority: ConversationRow["priority"],
-) => save(scope, row, { priority });
+) {
+  // Its note (priorityActivity) moves last_activity_at, as the other notes do.
+  const after = await save(scope, row, {
+    priority,
+    ...noteClock(scope, row.priority !== priority),
+  });
+  await priorityActivity(scope, row, after);
+  return after;
+}
 
 export type AssignmentInput = { assignee_id?: number | null; team_id?: number | null };
 
