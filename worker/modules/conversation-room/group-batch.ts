@@ -45,9 +45,11 @@ function createdEvent(req: AppendRequest, messageId: number): AnyDomainEvent {
 
 /**
  * The one D1 batch of a group of messages: per message its insert, its outbox and derived rows, the conversation's touch and its files;
- * then the counters the presenter shows. `read` takes each message back out of the results.
+ * then the counters the presenter shows, unless `counters` is false (the log's replication: the
+ * room showed the message at its commit, and the unread count scans the conversation's messages).
+ * `read` takes each message back out of the results.
  */
-export async function groupBatch(db: Db, group: Numbered[]) {
+export async function groupBatch(db: Db, group: Numbered[], { counters = true } = {}) {
   const statements: Batch[] = [];
   const spans: { start: number; touch: number; files: number; ids: (r: unknown[]) => number[] }[] =
     [];
@@ -75,7 +77,9 @@ export async function groupBatch(db: Db, group: Numbered[]) {
   });
   // The presenter's unread count and source_id, read after the group in the same round trip.
   const countersAt = statements.length;
-  statements.push(...counterStatements(db, (group.at(-1) as Numbered).req.counters));
+  if (counters) {
+    statements.push(...counterStatements(db, (group.at(-1) as Numbered).req.counters));
+  }
   return {
     statements,
     read(results: unknown[][]): {
