@@ -6,11 +6,8 @@ import { createDeps } from "../../worker/events/deps";
 import type { PerformedBy } from "../../worker/events/types";
 import type { Actor } from "../../worker/modules/access-tokens/service";
 import { createConversation } from "../../worker/modules/conversations/service";
-import {
-  assign,
-  setLabels,
-  toggleStatus,
-} from "../../worker/modules/conversations/service.actions";
+import { assign, toggleStatus } from "../../worker/modules/conversations/service.actions";
+import { setLabels } from "../../worker/modules/conversations/service.labels";
 import { createMessage } from "../../worker/modules/messages/service";
 import "../../worker/wiring";
 import { db } from "../support/factories";

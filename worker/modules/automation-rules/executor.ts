@@ -7,14 +7,8 @@ import type {
 import type { Deps } from "../../events/deps";
 import type { Mailer } from "../../lib/mail";
 import { findById } from "../conversations/queries";
-import {
-  assign,
-  listLabels,
-  mute,
-  setLabels,
-  setPriority,
-  toggleStatus,
-} from "../conversations/service.actions";
+import { assign, mute, setPriority, toggleStatus } from "../conversations/service.actions";
+import { listLabels, setLabels } from "../conversations/service.labels";
 import { createMessage, type MessageScope } from "../messages/service";
 import { isNil, isRuleAction, type RuleActionName } from "./actions";
 import type { ActionContext } from "./context";

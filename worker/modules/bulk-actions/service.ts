@@ -3,7 +3,8 @@ import { ApiError, invalidField } from "../../lib/errors";
 import { accountMemberIds } from "../agents/queries";
 import { accountTeamIds } from "../automation-rules/queries";
 import { type ConversationScope, loadConversationFor } from "../conversations/access";
-import { assign, listLabels, setLabels, toggleStatus } from "../conversations/service.actions";
+import { assign, toggleStatus } from "../conversations/service.actions";
+import { listLabels, setLabels } from "../conversations/service.labels";
 import type { BulkAction, BulkResult } from "./schema";
 
 /** A refused change's reason: an ApiError's own message; anything else stays in the log. */

@@ -20,14 +20,13 @@ import {
 import {
   assign,
   isCallerInTeam,
-  markRead,
-  markUnread,
   mute,
   replaceCustomAttributes,
   setPriority,
   toggleStatus,
   unmute,
 } from "./service.actions";
+import { markRead, markUnread } from "./service.seen";
 
 const tags = ["Conversations"];
 const empty = {} as z.infer<typeof DeletedSchema>;

@@ -8,7 +8,7 @@ import { scopeOf } from "../../http/scope";
 import { loadConversationFor } from "./access";
 import { ConversationParams } from "./schema";
 import { LabelsBodySchema, LabelsResponseSchema } from "./schema.actions";
-import { listLabels, setLabels } from "./service.actions";
+import { listLabels, setLabels } from "./service.labels";
 
 const tags = ["Conversations"];
 

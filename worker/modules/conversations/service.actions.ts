@@ -4,12 +4,10 @@ import { commit } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
 import { assertMergedWithinBounds } from "../../lib/json-bounds";
 import { type AgentRow, findAgent } from "../agents/queries";
-import { newestSeq } from "../messages/queries";
 import { teamIdsOfUser } from "../teams/queries";
 import type { ConversationScope } from "./access";
 import {
   assigneeActivity,
-  labelActivity,
   muteActivity,
   noteClock,
   priorityActivity,
@@ -19,15 +17,7 @@ import {
 import { changedAttributes, changeEvents, firstRow } from "./events";
 import { conversationHooks } from "./hooks";
 import { callerUserId } from "./policy";
-import {
-  type ConversationValues,
-  labelsOf,
-  lastIncoming,
-  type NewConversation,
-  replaceLabels,
-  updateConversationIf,
-  updateConversationRow,
-} from "./queries";
+import { type NewConversation, updateConversationIf, updateConversationRow } from "./queries";
 import type { ConversationUpdate } from "./schema.actions";
 import { checkAssignee, checkConversationAttributes, checkTeam } from "./service";
 
@@ -208,33 +198,6 @@ export async function isCallerInTeam(scope: ConversationScope, team: TeamRow): P
   );
 }
 
-/** Chatwoot parity: the posted labels replace the whole set; they need not exist. */
-export async function setLabels(
-  scope: ConversationScope,
-  row: ConversationRow,
-  titles: string[],
-): Promise<string[]> {
-  const { db } = scope.deps;
-  const wanted = [...new Set(titles)].sort();
-  const before = await labelsOf(db, row.id);
-  const same = JSON.stringify(before) === JSON.stringify(wanted);
-  const touch = updateConversationRow(db, row.id, {
-    updatedAt: scope.deps.now(),
-    ...noteClock(scope, !same),
-  });
-  const changed = { label_list: { previous_value: before, current_value: wanted } };
-  const events = same ? [] : changeEvents(row, changed);
-  const statements = [...replaceLabels(db, row.id, wanted), touch];
-  await commit(scope.deps, statements, events, {
-    conversation: (r) => firstRow<ConversationRow>(r, statements.length - 1),
-  });
-  await labelActivity(scope, row, before, wanted);
-  return labelsOf(db, row.id);
-}
-
-export const listLabels = (scope: ConversationScope, row: ConversationRow) =>
-  labelsOf(scope.deps.db, row.id);
-
 /** Chatwoot parity: POST custom_attributes replaces the whole hash. */
 export async function replaceCustomAttributes(
   scope: ConversationScope,
@@ -276,50 +239,4 @@ export async function unmute(scope: ConversationScope, row: ConversationRow) {
   });
   await muteActivity(scope, after, false);
   return after;
-}
-
-/**
- * Marks the conversation seen by agents, and by its assignee when that is the caller: up to the
- * newest message stored when the update runs (its seq, read in the statement itself).
- */
-export async function markSeen(scope: ConversationScope, row: ConversationRow, at: number | null) {
-  const values: ConversationValues = {
-    agentLastSeenAt: at,
-    agentLastSeenSeq: at === null ? null : newestSeq(row.id),
-  };
-  const userId = callerUserId(scope.actor);
-  if (userId !== null && userId === row.assigneeId) {
-    values.assigneeLastSeenAt = at;
-  }
-  const read = at === null ? [] : [readEvent(row, "agent", at)];
-  await commit(scope.deps, [updateConversationRow(scope.deps.db, row.id, values)], read, {
-    conversation: (r) => firstRow<ConversationRow>(r),
-  });
-}
-
-/** Live only: the room tells both sides who read the conversation, and when. */
-export const readEvent = (row: ConversationRow, by: "agent" | "contact", at: number) =>
-  ({
-    name: "conversation.read",
-    accountId: row.accountId,
-    conversation: row.id,
-    data: { by, at },
-  }) as const;
-
-export const markRead = (scope: ConversationScope, row: ConversationRow) =>
-  markSeen(scope, row, scope.deps.now());
-
-/**
- * Chatwoot parity (conversations#unread): seen until just before the latest incoming message,
- * so it counts as unread again; with no incoming message, nothing was seen.
- */
-export async function markUnread(scope: ConversationScope, row: ConversationRow) {
-  const last = await lastIncoming(scope.deps.db, row.id);
-  const values: Partial<NewConversation> = {
-    agentLastSeenAt: last ? last.at - 1 : null,
-    agentLastSeenSeq: last ? last.seq - 1 : null,
-  };
-  // Chatwoot resets the assignee's mark too, whoever asks.
-  values.assigneeLastSeenAt = values.agentLastSeenAt;
-  await updateConversationRow(scope.deps.db, row.id, values);
 }

@@ -18,7 +18,8 @@ import {
   publicMessagePage,
 } from "./queries.public";
 import { createConversation } from "./service";
-import { readEvent, toggleStatus } from "./service.actions";
+import { toggleStatus } from "./service.actions";
+import { readEvent } from "./service.seen";
 import { setTyping } from "./service.typing";
 
 /** A contact has at most this many conversations listed (its latest ones). */

@@ -2,8 +2,8 @@ import type { Bindings } from "../../env";
 import type { ActionReply, SocketIdentity } from "../../realtime/protocol";
 import type { RoomConversation } from "../../realtime/room-typing";
 import type { SocketRoom } from "../conversation-room/types";
-import { markSeen } from "../conversations/service.actions";
 import { markSeenByContact } from "../conversations/service.public";
+import { markSeen } from "../conversations/service.seen";
 import { refused, senderScope } from "./scope";
 
 /**
