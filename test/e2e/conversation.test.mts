@@ -40,22 +40,15 @@ describe("a visitor's conversation", () => {
   let conversationId: number;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let webhookId: number;
-  let trail: string[];
 
   beforeAll(async () => {
     receiver = await startReceiver();
     webhookId = await agent.createWebhook(receiver.url, ["webwidget_triggered"]);
     context = await browser.newContext();
-    ({ page, errors, trail } = await openHost(context, hostUrl));
+    ({ page, errors } = await openHost(context, hostUrl));
   });
 
-  beforeEach((ctx) =>
-    explainFailure(
-      ctx,
-      () => page,
-      () => trail,
-    ),
-  );
+  beforeEach((ctx) => explainFailure(ctx));
 
   afterAll(async () => {
     await context.close();

@@ -1,7 +1,7 @@
 // The agents' app as a support team uses it: two agents signed in to /app in Chromium, a visitor
 // in the widget on a customer's page of another site, all against a real `wrangler dev`.
 import type { Browser, Page, WebSocketRoute } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   ADA,
   BOB,
@@ -11,6 +11,10 @@ import {
   threadMessage,
 } from "./dashboard-world.mts";
 import { bubble, chat, launchChromium, launcher, openHost, shot } from "./harness.mts";
+import { explainFailure } from "./trail.mts";
+
+// A failed test prints what its widget pages did (trail.mts).
+beforeEach((ctx) => explainFailure(ctx));
 
 let world: Awaited<ReturnType<typeof startDashboardWorld>>;
 let browser: Browser;

@@ -1,9 +1,13 @@
 // Embedding: one tag on a customer's page (another site, strict CSP), what it loads and leaks,
 // small screens, and the demo page. Headless Chromium against `wrangler dev` (global-setup.mts).
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { gzipped, OPEN_CHAT_BUDGET, OPEN_CHAT_REQUESTS } from "./budget.mts";
 import { chat, INBOX, launchChromium, launcher, openHost, shot, watchErrors } from "./harness.mts";
+import { explainFailure } from "./trail.mts";
+
+// A failed test prints what its widget pages did (trail.mts).
+beforeEach((ctx) => explainFailure(ctx));
 
 const base = inject("parleyBase");
 const hostUrl = inject("hostUrl");

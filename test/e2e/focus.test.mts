@@ -4,8 +4,12 @@
 // process, both documents said the chat had the focus and every key went to the host page (a
 // visitor's first message was never sent, and Escape did not close the chat: CI runs 23 and 37).
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { chat, chatFrame, launchChromium, launcher, openHost } from "./harness.mts";
+import { explainFailure } from "./trail.mts";
+
+// A failed test prints what its widget pages did (trail.mts).
+beforeEach((ctx) => explainFailure(ctx));
 
 const hostUrl = inject("hostUrl");
 let browser: Browser;

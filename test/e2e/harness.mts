@@ -235,10 +235,11 @@ export function chatFrame(page: Page): Frame {
 export async function openHost(context: BrowserContext, hostUrl: string) {
   const page = await context.newPage();
   const errors = watchErrors(page);
-  const trail = await watchTrail(page);
+  // Printed by explainFailure (trail.mts) if a test fails.
+  await watchTrail(page);
   await page.goto(hostUrl);
   await launcher(page).waitFor();
-  return { page, errors, trail };
+  return { page, errors };
 }
 
 export const bubble = (page: Page, text: string) =>

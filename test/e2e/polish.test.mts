@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { crc32, deflateSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { violations } from "./axe.mts";
 import {
   accountCall,
@@ -22,6 +22,10 @@ import {
   openHost,
 } from "./harness.mts";
 import { createWidgetInbox } from "./help-world.mts";
+import { explainFailure } from "./trail.mts";
+
+// A failed test prints what its widget pages did (trail.mts).
+beforeEach((ctx) => explainFailure(ctx));
 
 const base = inject("parleyBase");
 const hostUrl = inject("hostUrl");

@@ -4,10 +4,14 @@
 // labels and URLs in a prompt run nothing. The inbox's own out-of-office message and email
 // request are server template messages the widget shows once, the request as an email field.
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { accountCall, bubble, chat, launchChromium, launcher, openHost } from "./harness.mts";
 import { XSS_PAYLOADS } from "./help-center-xss-payloads.mts";
 import { createWidgetInbox } from "./help-world.mts";
+import { explainFailure } from "./trail.mts";
+
+// A failed test prints what its widget pages did (trail.mts).
+beforeEach((ctx) => explainFailure(ctx));
 
 const base = inject("parleyBase");
 const call = accountCall(base);

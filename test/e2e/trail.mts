@@ -4,12 +4,23 @@ import type { Page } from "playwright-core";
 
 const MAX_LINES = 600;
 const CLIP = 300;
+/** Trails printed for one failed test: the pages it opened last, and any still open. */
+const MAX_PAGES = 3;
+
+type Watched = { page: Page; lines: string[]; closed: boolean };
+/** Every page of this test file whose trail is kept, in the order they were opened. */
+const watched: Watched[] = [];
 
 /**
  * Records the page's (and its frames') console, API requests, socket frames, and where keys,
  * input and focus land in each document, timestamped.
  */
-export async function watchTrail(page: Page): Promise<string[]> {
+export async function watchTrail(page: Page): Promise<void> {
+  const entry: Watched = { page, lines: [], closed: false };
+  watched.push(entry);
+  page.on("close", () => {
+    entry.closed = true;
+  });
   await page.addInitScript(() => {
     for (const type of ["keydown", "input", "focusin"]) {
       addEventListener(
@@ -24,7 +35,7 @@ export async function watchTrail(page: Page): Promise<string[]> {
       );
     }
   });
-  const lines: string[] = [];
+  const lines = entry.lines;
   const start = Date.now();
   const add = (line: string) => {
     lines.push(`+${Date.now() - start}ms ${line.slice(0, CLIP)}`);
@@ -54,7 +65,6 @@ export async function watchTrail(page: Page): Promise<string[]> {
     ws.on("socketerror", (e) => add(`ws error ${e}`));
     ws.on("close", () => add(`ws closed ${name}`));
   });
-  return lines;
 }
 
 /** The host's stored widget data and the chat's screen, as text. */
@@ -90,17 +100,24 @@ async function widgetState(page: Page): Promise<string> {
   return `host: ${host.slice(0, 2000)}\nchat: ${screen.slice(0, 2000)}`;
 }
 
-/** Prints the trail and the widget's state when the test fails (register in beforeEach). */
-export function explainFailure(
-  context: { onTestFailed(fn: () => Promise<void>): void; task: { name: string } },
-  page: () => Page | undefined,
-  trail: () => string[] | undefined,
-) {
+/**
+ * When the test fails, prints the trail and the widget's state of the pages it opened (the last
+ * few) and of those still open from before it. Register in beforeEach.
+ */
+export function explainFailure(context: {
+  onTestFailed(fn: () => Promise<void>): void;
+  task: { name: string };
+}) {
+  const first = watched.length;
   context.onTestFailed(async () => {
-    const p = page();
-    const state = p ? await widgetState(p) : "no page";
-    console.log(
-      `--- widget trail of "${context.task.name}" ---\n${state}\n${(trail() ?? []).join("\n")}\n---`,
-    );
+    const opened = watched.slice(first).slice(-MAX_PAGES);
+    const earlier = watched.slice(0, first).filter((w) => !w.closed);
+    const pages = [...earlier, ...opened];
+    for (const [n, w] of pages.entries()) {
+      const state = w.closed ? "page closed" : await widgetState(w.page);
+      console.log(
+        `--- widget trail ${n + 1}/${pages.length} of "${context.task.name}" ---\n${state}\n${w.lines.join("\n")}\n---`,
+      );
+    }
   });
 }
