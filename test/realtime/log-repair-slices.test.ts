@@ -5,19 +5,7 @@ import { LogRepair } from "../../worker/modules/conversation-room/log-repair";
 import type { MessageIds } from "../../worker/modules/conversation-room/message-ids";
 import { type LogEntry, MessageLog } from "../../worker/modules/conversation-room/queries.wal";
 import { db, unique } from "../support/factories";
-import { agentInRoom, stored } from "../support/room-log";
-
-/** Every message whose content starts with `marker` fails to insert into D1 while it stands. */
-async function failInserts(marker: string) {
-  const name = `fail_${marker.replace(/\W/g, "_")}`;
-  await env.DB.prepare(
-    `CREATE TRIGGER ${name} BEFORE INSERT ON messages WHEN NEW.content LIKE '${marker}%' BEGIN SELECT RAISE(ABORT, 'injected D1 failure'); END`,
-  ).run();
-  return () => env.DB.prepare(`DROP TRIGGER ${name}`).run();
-}
-
-const roomOf = (accountId: number, conversationId: number) =>
-  env.ROOMS.get(env.ROOMS.idFromName(`${accountId}:${conversationId}`));
+import { agentInRoom, failInserts, roomOf, stored } from "../support/room-log";
 
 /**
  * D1 binds at most 100 values in one statement. A log write carries up to 200 messages, so the

@@ -3,25 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { LogWriter, WriterCall } from "../../worker/modules/conversation-room/log-writer";
 import { MessageLog } from "../../worker/modules/conversation-room/queries.wal";
 import { createConversationIn } from "../support/factories-conversations";
-import { agentInRoom, stored } from "../support/room-log";
+import { agentInRoom, failInserts, outboxOf, roomOf, stored } from "../support/room-log";
 import { type Frame, type LiveSocket, openSocket } from "../support/ws";
-
-/** Every message whose content starts with `marker` fails to insert into D1 while it stands. */
-async function failInserts(marker: string) {
-  const name = `fail_${marker.replace(/\W/g, "_")}`;
-  await env.DB.prepare(
-    `CREATE TRIGGER ${name} BEFORE INSERT ON messages WHEN NEW.content LIKE '${marker}%' BEGIN SELECT RAISE(ABORT, 'injected D1 failure'); END`,
-  ).run();
-  return () => env.DB.prepare(`DROP TRIGGER ${name}`).run();
-}
-
-const outboxOf = (conversationId: number) =>
-  env.DB.prepare(
-    "SELECT json_extract(payload, '$.message_id') AS id FROM event_outbox WHERE conversation_id = ? AND name = 'message_created' ORDER BY id",
-  )
-    .bind(conversationId)
-    .all<{ id: number }>()
-    .then((r) => r.results.map((x) => x.id));
 
 /** Two conversations of one account, an agent's socket in each room. */
 async function twoRooms() {
@@ -31,7 +14,7 @@ async function twoRooms() {
   const socket = await openSocket(`${base}/live`, { api_access_token: a.agent.token });
   await socket.next("ready");
   // A stub that saw its object aborted is broken: each use takes a new one.
-  const room = (id: number) => () => env.ROOMS.get(env.ROOMS.idFromName(`${a.account.id}:${id}`));
+  const room = (id: number) => () => roomOf(a.account.id, id);
   const writer = env.WRITERS.get(
     env.WRITERS.idFromName(`writer:${a.account.id}`),
   ) as unknown as DurableObjectStub<LogWriter>;

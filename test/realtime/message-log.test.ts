@@ -1,27 +1,17 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api } from "../support/http";
-import { agentInRoom, stored, untilStored } from "../support/room-log";
+import {
+  agentInRoom,
+  failInserts,
+  outboxOf,
+  roomOf,
+  stored,
+  untilStored,
+} from "../support/room-log";
 import type { Frame, LiveSocket } from "../support/ws";
 
 const setup = agentInRoom;
-
-const outboxOf = (conversationId: number) =>
-  env.DB.prepare(
-    "SELECT json_extract(payload, '$.message_id') AS id FROM event_outbox WHERE conversation_id = ? AND name = 'message_created' ORDER BY id",
-  )
-    .bind(conversationId)
-    .all<{ id: number }>()
-    .then((r) => r.results.map((x) => x.id));
-
-/** Every message whose content starts with `marker` fails to insert into D1 while it stands. */
-async function failInserts(marker: string) {
-  const name = `fail_${marker.replace(/\W/g, "_")}`;
-  await env.DB.prepare(
-    `CREATE TRIGGER ${name} BEFORE INSERT ON messages WHEN NEW.content LIKE '${marker}%' BEGIN SELECT RAISE(ABORT, 'injected D1 failure'); END`,
-  ).run();
-  return () => env.DB.prepare(`DROP TRIGGER ${name}`).run();
-}
 
 async function sendAll(socket: LiveSocket, contents: string[]): Promise<Frame[]> {
   contents.forEach((content, i) => {
@@ -67,7 +57,7 @@ describe("the room's message log", () => {
     const heal = await failInserts(marker);
     const contents = ["one", `${marker} two`, "three"];
     const acks = await sendAll(s.socket, contents);
-    const room = env.ROOMS.get(env.ROOMS.idFromName(`${s.account.id}:${s.conversation.id}`));
+    const room = roomOf(s.account.id, s.conversation.id);
     // Each alarm is one more attempt: the room backs off between them, the test does not wait.
     for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
       if ((await stored(s.conversation.id)).length >= 2) {
@@ -111,7 +101,7 @@ describe("the room's message log", () => {
     const contents = [`${marker} 0`, ...Array.from({ length: 129 }, (_, i) => `m${i + 1}`)];
     await sendAll(s.socket, contents);
     await heal();
-    const room = env.ROOMS.get(env.ROOMS.idFromName(`${s.account.id}:${s.conversation.id}`));
+    const room = roomOf(s.account.id, s.conversation.id);
     for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
       if ((await stored(s.conversation.id)).length >= 130) {
         break;

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import * as t from "../../worker/db/schema";
 import { addInboxMember, createWorld, db } from "./factories";
@@ -48,4 +49,26 @@ export async function answer(socket: LiveSocket, echo: string): Promise<Frame> {
     await new Promise((r) => setTimeout(r, 30));
   }
   throw new Error(`no answer for ${echo}`);
+}
+
+/** The conversation's room (a stub that saw its object aborted is broken: take a new one). */
+export const roomOf = (accountId: number, conversationId: number) =>
+  env.ROOMS.get(env.ROOMS.idFromName(`${accountId}:${conversationId}`));
+
+/** The message ids of the conversation's message_created outbox rows, in outbox order. */
+export const outboxOf = (conversationId: number) =>
+  env.DB.prepare(
+    "SELECT json_extract(payload, '$.message_id') AS id FROM event_outbox WHERE conversation_id = ? AND name = 'message_created' ORDER BY id",
+  )
+    .bind(conversationId)
+    .all<{ id: number }>()
+    .then((r) => r.results.map((x) => x.id));
+
+/** Every message whose content starts with `marker` fails to insert into D1 while it stands. */
+export async function failInserts(marker: string) {
+  const name = `fail_${marker.replace(/\W/g, "_")}`;
+  await env.DB.prepare(
+    `CREATE TRIGGER ${name} BEFORE INSERT ON messages WHEN NEW.content LIKE '${marker}%' BEGIN SELECT RAISE(ABORT, 'injected D1 failure'); END`,
+  ).run();
+  return () => env.DB.prepare(`DROP TRIGGER ${name}`).run();
 }
