@@ -21,6 +21,8 @@ export type WriterCall = {
 export type WriterAnswer = { ok: true; eventIds: number[] } | { ok: false; error: string };
 
 type Waiting = { call: WriterCall; answer: (a: WriterAnswer) => void };
+/** A call and its statements, built once (a refused transaction retries the same ones). */
+type Part = { w: Waiting; built: Awaited<ReturnType<typeof build>> };
 
 /** What D1 said, with its cause when it adds words: the room's repairs and set-aside read them. */
 function words(err: unknown): string {
@@ -88,41 +90,46 @@ export class LogWriter extends DurableObject<Bindings> {
 
   private async flush(calls: Waiting[]): Promise<void> {
     const db = createDb(this.env.DB);
-    const parts: { w: Waiting; part: Awaited<ReturnType<typeof build>> }[] = [];
+    const parts: Part[] = [];
     for (const w of calls) {
       try {
-        parts.push({ w, part: await build(db, w.call) });
+        parts.push({ w, built: await build(db, w.call) });
       } catch (err) {
         w.answer({ ok: false, error: words(err) });
       }
     }
+    await this.commit(db, parts);
+  }
+
+  /** One D1 transaction for `parts`; refused, the same statements again room by room. */
+  private async commit(db: Db, parts: Part[]): Promise<void> {
     if (parts.length === 0) {
       return;
     }
     let results: unknown[][];
     try {
-      results = (await db.batch(parts.flatMap((p) => p.part.statements) as never)) as unknown[][];
+      results = (await db.batch(parts.flatMap((p) => p.built.statements) as never)) as unknown[][];
     } catch (err) {
       this.count(0);
       if (parts.length === 1) {
-        (parts[0] as (typeof parts)[number]).w.answer({ ok: false, error: words(err) });
+        (parts[0] as Part).w.answer({ ok: false, error: words(err) });
         return;
       }
       // Room by room: what D1 refused fails only the room it came from.
-      for (const { w } of parts) {
-        await this.flush([w]);
+      for (const part of parts) {
+        await this.commit(db, [part]);
       }
       return;
     }
     let at = 0;
-    for (const { w, part } of parts) {
-      const mine = results.slice(at, at + part.statements.length);
-      at += part.statements.length;
+    for (const { w, built } of parts) {
+      const mine = results.slice(at, at + built.statements.length);
+      at += built.statements.length;
       // D1 has it: answered as stored even if its outbox ids cannot be read back (those rows
       // then stay unsent, and the cron sweep sends them).
       let eventIds: number[] = [];
       try {
-        eventIds = part.eventIds(mine);
+        eventIds = built.eventIds(mine);
       } catch {}
       w.answer({ ok: true, eventIds });
     }
