@@ -89,6 +89,29 @@ describe("the cron's assignment drain fans out", () => {
     expect(recorded.sent).toEqual([]);
   });
 
+  it("a queue headed by conversations no longer waiting is sent on after they leave it, so the one behind is assigned", async () => {
+    // DRAIN_PER_INBOX queued conversations resolved meanwhile, older than one still waiting.
+    const { agent, inboxes } = await waitingInboxes(1, 1, true);
+    const [inbox] = inboxes as [number];
+    const account = (await rowsOf(inbox))[0]?.accountId as number;
+    for (let i = 0; i < DRAIN_PER_INBOX; i++) {
+      await createConversation(account, inbox, {
+        status: "resolved",
+        assignmentQueuedAt: nowSeconds() - 600,
+      });
+    }
+    const first = recordingTimed();
+    await deliverTimed([{ kind: "timed", task: "drain", at: nowSeconds(), inboxes }], first.env);
+    // The round looked at its whole share (all removed, none assigned): the inbox goes on.
+    expect(await stillQueued(inbox)).toBe(1);
+    expect(first.drains.flatMap((m) => m.inboxes)).toEqual([inbox]);
+    const second = recordingTimed();
+    await deliverTimed(first.drains, second.env);
+    expect(await stillQueued(inbox)).toBe(0);
+    expect((await rowsOf(inbox)).filter((r) => r.assigneeId === agent.id)).toHaveLength(1);
+    expect(second.drains).toEqual([]);
+  });
+
   it("a backlog drains in rounds of DRAIN_PER_INBOX, each round's message the next one", async () => {
     const { agent, inboxes } = await waitingInboxes(1, DRAIN_PER_INBOX * 2 + 1, true);
     const [inbox] = inboxes as [number];

@@ -55,16 +55,16 @@ export async function sendDrains(env: Bindings, inboxes: number[], now: number):
 
 /**
  * One drain message of the TIMED queue: its inboxes in turn, `DRAIN_PER_INBOX` conversations
- * each; the inboxes that assigned that many may have more waiting and are sent on again at once
- * (each round assigns some, so it ends), rather than a minute later by the next tick.
+ * each; the inboxes that looked at that many may have more waiting and are sent on again at once
+ * (each round assigns or removes some, so it ends), rather than a minute later by the next tick.
  */
 export async function drainFanned(env: Bindings, message: DrainMessage): Promise<number> {
   let assigned = 0;
   const more: number[] = [];
   for (const inboxId of message.inboxes) {
-    const n = await drainInbox(env, inboxId, message.at, DRAIN_PER_INBOX);
-    assigned += n;
-    if (n === DRAIN_PER_INBOX) {
+    const drained = await drainInbox(env, inboxId, message.at, DRAIN_PER_INBOX);
+    assigned += drained.assigned;
+    if (drained.more) {
       more.push(inboxId);
     }
   }

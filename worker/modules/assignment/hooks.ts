@@ -88,7 +88,7 @@ export const HOOK_DRAIN = 4;
 
 /**
  * Assigns from these inboxes' queues within `budget` (conversations, and inboxes looked at);
- * the inboxes not reached, and those that used all they were given (they may have more
+ * the inboxes not reached, and those that looked at all they were given (they may have more
  * waiting), go on in the TIMED queue's drain messages, which send themselves on until the
  * queues are empty or nobody can take more. Answers how many were assigned here.
  */
@@ -99,20 +99,22 @@ export async function drainSoon(
   budget = HOOK_DRAIN,
 ): Promise<number> {
   let left = budget;
+  let assigned = 0;
   const later: number[] = [];
   for (const [i, inboxId] of inboxes.entries()) {
     if (left === 0 || i >= budget) {
       later.push(inboxId);
       continue;
     }
-    const n = await drainInbox(env, inboxId, now, left);
-    if (n === left) {
+    const drained = await drainInbox(env, inboxId, now, left);
+    if (drained.more) {
       later.push(inboxId);
     }
-    left -= n;
+    left -= drained.used;
+    assigned += drained.assigned;
   }
   if (later.length > 0) {
     await sendDrains(env, later, now);
   }
-  return budget - left;
+  return assigned;
 }

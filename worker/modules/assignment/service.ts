@@ -87,16 +87,26 @@ export async function assignOrQueue(scope: ConversationScope, row: ConversationR
 export const assignNew = (scope: ConversationScope, row: ConversationRow) =>
   assignOrQueue(scope, row);
 
+/** What one drain of an inbox did: the rows it took off the queue, and whether more may wait. */
+export interface Drained {
+  assigned: number;
+  /** Rows looked at: assigned, or removed because they were no longer waiting for anyone. */
+  used: number;
+  /** It used all it was given and nobody refused: the queue may hold more. */
+  more: boolean;
+}
+
 /**
  * Assigns an inbox's queue, oldest first, until nobody eligible is left or `limit` conversations
- * were tried (the rest wait for the next drain).
+ * were looked at (the rest wait for the next drain). Rows no longer assignable (closed or taken
+ * meanwhile) leave the queue and count as looked at, so a queue of many such rows is sent on.
  */
 export async function drainInbox(
   env: Bindings,
   inboxId: number,
   now: number,
   limit: number,
-): Promise<number> {
+): Promise<Drained> {
   const { db } = createDeps(env);
   const inbox = await findInboxById(db, inboxId);
   if (!inbox?.enableAutoAssignment) {
@@ -105,26 +115,30 @@ export async function drainInbox(
     if (inbox) {
       await clearQueue(db, inbox.id);
     }
-    return 0;
+    return { assigned: 0, used: 0, more: false };
   }
-  let assigned = 0;
-  for (const row of await queued(db, inbox.id, limit)) {
+  const rows = await queued(db, inbox.id, limit);
+  const drained: Drained = { assigned: 0, used: 0, more: false };
+  for (const row of rows) {
     if (!assignable(row)) {
       await dequeue(db, row.id);
+      drained.used++;
       continue;
     }
     const account = await accountOf(env, row);
     const scope = systemScopeOf(env, account, () => now);
     try {
       if (!(await tryAssign(scope, inbox, row))) {
-        break;
+        return drained;
       }
-      assigned++;
+      drained.assigned++;
+      drained.used++;
     } finally {
       await scope.deps.events.flush();
     }
   }
-  return assigned;
+  drained.more = rows.length === limit;
+  return drained;
 }
 
 async function accountOf(env: Bindings, row: ConversationRow) {
