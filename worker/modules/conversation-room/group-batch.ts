@@ -70,7 +70,7 @@ export async function groupBatch(db: Db, group: Numbered[], { counters = true } 
     const touch = statements.length;
     statements.push(
       touchConversation(db, req.conversationId, req.touch, n === group.length - 1),
-      ...(req.contactId ? [touchContact(db, req.contactId, req.touch.at)] : []),
+      ...(req.contactId ? [touchContact(db, req.conversationId, req.touch.at)] : []),
     );
     statements.push(...files.map((a) => insertAttachment(db, { ...a, messageId })));
     spans.push({ start, touch, files: files.length, ids: (r) => writes.ids(r, eventsAt) });

@@ -85,8 +85,25 @@ export const keysSince = (db: Db, conversationId: number, since: number) =>
       ),
     );
 
-export const insertMessage = (db: Db, values: NewMessage) =>
-  db.insert(messages).values(values).returning();
+/** The conversation's contact as D1 has it when the statement runs. */
+const contactOf = (conversationId: number) =>
+  sql<number>`(SELECT ${sql.identifier("contact_id")} FROM ${conversations} WHERE ${sql.identifier("id")} = ${conversationId})`;
+
+/**
+ * A contact's message names the conversation's contact as D1 has it when the insert runs, not
+ * as the room had it: a message still in a room's log when its contact was merged into another
+ * reaches D1 under the contact it was merged into (a contact's messages are always its
+ * conversation's contact's).
+ */
+export const insertMessage = (db: Db, values: NewMessage & { conversationId: number }) =>
+  db
+    .insert(messages)
+    .values({
+      ...values,
+      senderId:
+        values.senderType === "Contact" ? contactOf(values.conversationId) : values.senderId,
+    })
+    .returning();
 
 /**
  * Moves the conversation's clocks. `returning`: the row as the message left it (the room keeps
@@ -114,8 +131,12 @@ export function touchConversation(
   return returning ? update.returning() : update;
 }
 
-export const touchContact = (db: Db, contactId: number, at: number) =>
-  db.update(contacts).set({ lastActivityAt: at }).where(eq(contacts.id, contactId));
+/** The conversation's contact (as D1 has it then, as for `insertMessage`) was active at `at`. */
+export const touchContact = (db: Db, conversationId: number, at: number) =>
+  db
+    .update(contacts)
+    .set({ lastActivityAt: at })
+    .where(eq(contacts.id, contactOf(conversationId)));
 
 export const updateMessageRow = (
   db: Db,
