@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { inSlices } from "../../lib/bind-limit";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { findByIdempotencyKeys } from "../messages/queries";
 import type { MessageIds } from "./message-ids";
@@ -37,7 +38,9 @@ export async function repairGroup(
     return null;
   }
   const keys = group.flatMap((p) => p.req.values.idempotencyKey ?? []);
-  const found = await findByIdempotencyKeys(db(), conversationId, keys);
+  const found = (
+    await Promise.all(inSlices(keys).map((k) => findByIdempotencyKeys(db(), conversationId, k)))
+  ).flat();
   const byKey = new Map(found.map((row) => [row.idempotencyKey, row]));
   const rest = group.filter((p) => {
     const row = byKey.get(p.req.values.idempotencyKey ?? null);

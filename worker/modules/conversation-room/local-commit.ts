@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { type ConversationRow, conversations, type MessageRow } from "../../db/schema";
+import { inSlices } from "../../lib/bind-limit";
 import type { MessageTouch } from "../messages/queries";
 import {
   type Counters,
@@ -86,8 +87,9 @@ export type CheckResult = {
  */
 export async function checkInD1(db: Db, needs: CheckNeeds): Promise<CheckResult> {
   const statements: BatchItem<"sqlite">[] = [];
-  if (needs.keys.length > 0) {
-    statements.push(findByIdempotencyKeys(db, needs.conversationId, needs.keys));
+  // A group's keys stay under D1's bound values (groups hold 40 messages), but slice anyway.
+  for (const keys of inSlices(needs.keys)) {
+    statements.push(findByIdempotencyKeys(db, needs.conversationId, keys));
   }
   const keptAt = statements.length;
   if (needs.keysSince !== null) {
@@ -107,7 +109,7 @@ export async function checkInD1(db: Db, needs: CheckNeeds): Promise<CheckResult>
     return { stored: new Map() };
   }
   const results = (await db.batch(statements as never)) as unknown[][];
-  const found = needs.keys.length > 0 ? (results[0] as MessageRow[]) : [];
+  const found = results.slice(0, keptAt).flat() as MessageRow[];
   return {
     stored: new Map(found.map((row) => [row.idempotencyKey as string, row])),
     keys: needs.keysSince !== null ? (results[keptAt] as { key: string; at: number }[]) : undefined,
