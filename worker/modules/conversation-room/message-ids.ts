@@ -20,6 +20,9 @@ const QUIET_MS = 600_000;
  * room; across rooms they interleave by block, and an unused remainder is a gap, never reused.
  */
 export class MessageIds {
+  /** The stored block, held in memory once read: only this class writes it. */
+  private held: Block | undefined;
+
   constructor(
     private readonly kv: SyncKvStorage,
     private readonly db: () => Db,
@@ -30,7 +33,7 @@ export class MessageIds {
   async take(n: number): Promise<number[]> {
     const ids: number[] = [];
     while (ids.length < n) {
-      const block = this.kv.get<Block>(KEY);
+      const block = this.block();
       if (!block || block.next >= block.end) {
         await this.lease(block, n - ids.length);
         continue;
@@ -39,9 +42,19 @@ export class MessageIds {
       for (let i = 0; i < k; i++) {
         ids.push(block.next + i);
       }
-      this.kv.put(KEY, { ...block, next: block.next + k });
+      this.store({ ...block, next: block.next + k });
     }
     return ids;
+  }
+
+  private block(): Block | undefined {
+    this.held ??= this.kv.get<Block>(KEY);
+    return this.held;
+  }
+
+  private store(block: Block): void {
+    this.held = block;
+    this.kv.put(KEY, block);
   }
 
   /**
@@ -49,9 +62,9 @@ export class MessageIds {
    * the rest of the block is given up, and the next lease starts above every stored id.
    */
   discard(): void {
-    const block = this.kv.get<Block>(KEY);
+    const block = this.block();
     if (block) {
-      this.kv.put(KEY, { ...block, next: block.end });
+      this.store({ ...block, next: block.end });
     }
   }
 
@@ -65,6 +78,6 @@ export class MessageIds {
     }
     size = Math.max(needed, Math.min(MAX_BLOCK, Math.max(MIN_BLOCK, size)));
     const { first, end } = await leaseMessageIds(this.db(), size);
-    this.kv.put(KEY, { next: first, end, size, leasedAt: at });
+    this.store({ next: first, end, size, leasedAt: at });
   }
 }
