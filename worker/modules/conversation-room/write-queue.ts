@@ -26,6 +26,8 @@ export class WriteQueue {
   private readonly queue: Slot[] = [];
   private draining = false;
   private lastCommit = 0;
+  /** Ends a gathering wait early: every place in reach is filled (or given up). */
+  private gathered: (() => void) | undefined;
 
   constructor(
     /** Runs `step` in the room's ordered chain (shared with other broadcasts). */
@@ -63,6 +65,9 @@ export class WriteQueue {
   }
 
   private kick(): void {
+    if (this.gathered && !this.checking()) {
+      this.gathered();
+    }
     const head = this.queue[0];
     if (this.draining || !head || (!head.req && !head.cancelled)) {
       return;
@@ -79,7 +84,7 @@ export class WriteQueue {
   private async drainOnce(): Promise<void> {
     try {
       if (Date.now() - this.lastCommit < BUSY_MS && this.queue.length < MAX_GROUP) {
-        await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+        await this.gather();
       }
       this.lastCommit = Date.now();
       await this.commitGroup(this.take());
@@ -87,6 +92,38 @@ export class WriteQueue {
       this.draining = false;
       this.kick();
     }
+  }
+
+  /**
+   * Lets the frames that already reached the room take their places (one turn of the event
+   * loop), then waits up to GATHER_MS while places in reach are still being checked, no longer:
+   * a lone message (nothing else arrived or being checked) is not held back.
+   */
+  private async gather(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (!this.checking()) {
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.gathered?.(), GATHER_MS);
+      this.gathered = () => {
+        clearTimeout(timer);
+        this.gathered = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** Whether a place the next group could reach is still being checked. */
+  private checking(): boolean {
+    const reach = Math.min(this.queue.length, MAX_GROUP);
+    for (let i = 0; i < reach; i++) {
+      const slot = this.queue[i] as Slot;
+      if (!slot.req && !slot.cancelled) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The filled places at the head of the queue, up to the first one still being checked. */
