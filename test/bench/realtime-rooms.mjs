@@ -77,9 +77,10 @@ function party(ws, name, sentAt, latencies, tally) {
   };
 }
 
-export async function measureRooms(port) {
+/** `hooks`: more wrangler dev flags (`args`), and calls around the sending phase (the profiler). */
+export async function measureRooms(port, hooks = {}) {
   const { dir } = freshDatabase("realtime-rooms", seed());
-  const server = await startServer(dir, port);
+  const server = await startServer(dir, port, {}, { args: hooks.args ?? [] });
   const ws = server.base.replace("http", "ws");
   const sentAt = new Map();
   const latencies = [];
@@ -119,6 +120,7 @@ export async function measureRooms(port) {
         setTimeout(() => timers.push(setInterval(a, AGENT_EVERY_MS)), offset),
       );
     });
+    await hooks.sending?.();
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
     for (const t of timers) {
@@ -126,6 +128,7 @@ export async function measureRooms(port) {
       clearInterval(t);
     }
     const sendingSeconds = (performance.now() - t0) / 1000;
+    await hooks.sent?.();
     // Let the last frames and acks arrive.
     await new Promise((r) => setTimeout(r, 3000));
     const { d1, ...counts } = tally;

@@ -1,0 +1,214 @@
+// `node test/bench/realtime-profile.mjs [socket|rooms]`: where the server's CPU goes on the
+// realtime path. Starts `wrangler dev` with its V8 inspector, takes a CPU profile over the
+// DevTools protocol (Profiler.start/stop) while the load runs (socket: 300 sequential socket
+// sends into one conversation with 100 listeners; rooms: the 200-room load of the realtime
+// bench), and prints the self time by source file and the heaviest functions, with their
+// total (self + callees) time. Not part of `npm run bench`: a tool for finding what to cut.
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import WebSocket from "ws";
+import { root } from "../../scripts/lib/wrangler.mjs";
+import { freshDatabase, startServer } from "./lib.mjs";
+import { SEED } from "./realtime.mjs";
+import { measureRooms } from "./realtime-rooms.mjs";
+import { listeners, sender } from "./realtime-ws.mjs";
+
+const TOKEN = "benchRealtimeToken000001";
+const INSPECTOR = 9339;
+
+/** A DevTools protocol session with the Worker's isolate. */
+async function inspect(port) {
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
+  const target = targets.find((t) => t.webSocketDebuggerUrl) ?? targets[0];
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  // The `ws` client: wrangler's inspector proxy refuses the built-in one.
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  let id = 0;
+  const waiting = new Map();
+  ws.on("message", (data) => {
+    const msg = JSON.parse(String(data));
+    if (msg.id && waiting.has(msg.id)) {
+      waiting.get(msg.id)(msg);
+      waiting.delete(msg.id);
+    }
+  });
+  const call = (method, params = {}) =>
+    new Promise((resolve, reject) => {
+      const n = ++id;
+      waiting.set(n, (msg) =>
+        msg.error ? reject(new Error(msg.error.message)) : resolve(msg.result),
+      );
+      ws.send(JSON.stringify({ id: n, method, params }));
+    });
+  return { call, close: () => ws.close() };
+}
+
+/**
+ * The source file of each line of the running bundle (unminified, esbuild marks each module with
+ * a `// path` comment), read while wrangler dev runs: its bundle is gone once it stops.
+ */
+function bundleFiles() {
+  const tmp = path.join(root, ".wrangler", "tmp");
+  const [newest] = readdirSync(tmp)
+    .filter((d) => d.startsWith("dev-"))
+    .map((d) => path.join(tmp, d, "index.js"))
+    .filter((f) => {
+      try {
+        return statSync(f).isFile();
+      } catch {
+        return false;
+      }
+    })
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  const marks = [];
+  readFileSync(newest, "utf8")
+    .split("\n")
+    .forEach((line, i) => {
+      const m = /^\/\/ ((?:worker|node_modules|\.\.)\/\S+)$/.exec(line);
+      if (m) {
+        marks.push([i, m[1].replace(/^node_modules\//, "npm:")]);
+      }
+    });
+  return (line) => {
+    let found = "(bundle)";
+    for (const [at, file] of marks) {
+      if (at > line) {
+        break;
+      }
+      found = file;
+    }
+    return found;
+  };
+}
+
+/** Self and total time per function and self time per file, from a V8 CPU profile. */
+function report(profile, sourceOf) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const dt = new Map();
+  profile.samples.forEach((s, i) => {
+    dt.set(s, (dt.get(s) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const parent = new Map();
+  for (const n of profile.nodes) {
+    for (const c of n.children ?? []) {
+      parent.set(c, n.id);
+    }
+  }
+  const name = (n) => {
+    const f = n.callFrame;
+    const file = f.url === "index.js" ? sourceOf(f.lineNumber) : f.url || "(native)";
+    return `${f.functionName || "(anonymous)"} ${file}:${f.lineNumber + 1}`;
+  };
+  const fileOf = (n) =>
+    n.callFrame.url === "index.js"
+      ? sourceOf(n.callFrame.lineNumber)
+      : n.callFrame.url || `(${n.callFrame.functionName || "native"})`;
+  const self = new Map();
+  const total = new Map();
+  const files = new Map();
+  let all = 0;
+  for (const [id, ms] of dt) {
+    const n = byId.get(id);
+    all += ms;
+    self.set(name(n), (self.get(name(n)) ?? 0) + ms);
+    files.set(fileOf(n), (files.get(fileOf(n)) ?? 0) + ms);
+    // Total: once per function per stack (recursion counted once).
+    const seen = new Set();
+    for (let p = id; p !== undefined; p = parent.get(p)) {
+      const k = name(byId.get(p));
+      if (!seen.has(k)) {
+        seen.add(k);
+        total.set(k, (total.get(k) ?? 0) + ms);
+      }
+    }
+  }
+  const top = (m, k) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(
+        ([n, ms]) =>
+          `  ${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / all).toFixed(1).padStart(5)}%  ${n}`,
+      )
+      .join("\n");
+  return [
+    `profiled ${all.toFixed(0)} ms of samples`,
+    "self time by file:",
+    top(files, 30),
+    "self time by function:",
+    top(self, 40),
+    "total time by function:",
+    top(total, 80),
+  ].join("\n");
+}
+
+async function socketLoad(base) {
+  const url = `${base.replace("http", "ws")}/api/v1/accounts/1/conversations/1/live?batch=1&api_access_token=${TOKEN}`;
+  const l = await listeners(url, 100, (f) =>
+    f.event === "message.created" ? { text: f.data.content, order: f.data.seq } : null,
+  );
+  const one = await sender(url);
+  for (let i = 0; i < 30; i++) {
+    await one.send(`warm-${i}`);
+    await l.waitAll(`warm-${i}`);
+  }
+  return {
+    run: async () => {
+      for (let i = 0; i < 300; i++) {
+        await one.send(`sock-${i}`);
+        await l.waitAll(`sock-${i}`);
+      }
+    },
+    close: () => {
+      one.close();
+      l.close();
+    },
+  };
+}
+
+const which = process.argv[2] ?? "socket";
+const args = ["--inspector-port", String(INSPECTOR), "--minify=false"];
+let profile;
+let sourceOf;
+if (which === "rooms") {
+  let session;
+  await measureRooms(8973, {
+    args,
+    sending: async () => {
+      session = await inspect(INSPECTOR);
+      await session.call("Profiler.enable");
+      await session.call("Profiler.setSamplingInterval", { interval: 200 });
+      await session.call("Profiler.start");
+    },
+    sent: async () => {
+      profile = (await session.call("Profiler.stop")).profile;
+      sourceOf = bundleFiles();
+      session.close();
+    },
+  });
+} else {
+  const { dir } = freshDatabase("realtime-profile", SEED);
+  const server = await startServer(dir, 8972, {}, { args });
+  try {
+    const load = await socketLoad(server.base);
+    const session = await inspect(INSPECTOR);
+    await session.call("Profiler.enable");
+    await session.call("Profiler.setSamplingInterval", { interval: 200 });
+    await session.call("Profiler.start");
+    const t0 = performance.now();
+    await load.run();
+    const ms = performance.now() - t0;
+    profile = (await session.call("Profiler.stop")).profile;
+    sourceOf = bundleFiles();
+    process.stdout.write(`300 sequential sends in ${ms.toFixed(0)} ms\n`);
+    session.close();
+    load.close();
+  } finally {
+    await server.stop();
+  }
+}
+writeFileSync(`/tmp/realtime-${which}.cpuprofile`, JSON.stringify(profile));
+process.stdout.write(`${report(profile, sourceOf)}\n`);
