@@ -71,12 +71,25 @@ export class MessageLog {
     }
   }
 
-  /** The oldest `limit` entries, in seq order. */
-  oldest(limit: number): LogEntry[] {
-    return this.sql
-      .exec<Stored>("SELECT id, seq, req, row FROM message_log ORDER BY seq LIMIT ?", limit)
-      .toArray()
-      .map(parse);
+  /**
+   * The oldest `limit` entries, in seq order, and no more than `maxBytes` of requests (counted
+   * in UTF-8): one at least, however large.
+   */
+  oldest(limit: number, maxBytes = Number.POSITIVE_INFINITY): LogEntry[] {
+    const out: LogEntry[] = [];
+    let bytes = 0;
+    const rows = this.sql.exec<Stored & { bytes: number }>(
+      "SELECT id, seq, req, row, length(CAST(req AS BLOB)) AS bytes FROM message_log ORDER BY seq LIMIT ?",
+      limit,
+    );
+    for (const r of rows) {
+      bytes += r.bytes;
+      if (out.length > 0 && bytes > maxBytes) {
+        break;
+      }
+      out.push(parse(r));
+    }
+    return out;
   }
 
   size(): number {

@@ -9,6 +9,11 @@ import type { LogEntry, MessageLog } from "./queries.wal";
 
 /** Logged messages written to D1 in one transaction at most. */
 const MAX_BATCH = 200;
+/**
+ * A call to the log writer carries at most this many bytes of requests: an RPC call is refused
+ * past 32 MiB, and 200 messages of up to 150,000 characters (and their attributes) can pass it.
+ */
+export const MAX_CALL_BYTES = 8 * 1024 * 1024;
 const MAX_BACKOFF_MS = 30_000;
 /** How long a write that must follow the log (files, an edit) waits for it at most. */
 const DRAIN_WAIT_MS = 10_000;
@@ -136,7 +141,7 @@ export class Replicator {
   private async round(): Promise<void> {
     for (;;) {
       this.dirty = false;
-      const entries = this.log.oldest(this.alone ? 1 : MAX_BATCH);
+      const entries = this.log.oldest(this.alone ? 1 : MAX_BATCH, MAX_CALL_BYTES);
       if (entries.length === 0) {
         for (const done of this.drained.splice(0)) {
           done();
