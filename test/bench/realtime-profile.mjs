@@ -26,7 +26,8 @@ async function inspect(port) {
     ws.once("open", resolve);
     ws.once("error", reject);
   });
-  let id = 0;
+  // Far from the ids of the commands wrangler's proxy sends itself (their answers reach us too).
+  let id = 1_000_000;
   const waiting = new Map();
   ws.on("message", (data) => {
     const msg = JSON.parse(String(data));
