@@ -4,22 +4,12 @@ import { type Bindings, checkEnv, type TimedQueueMessage } from "./env";
 import { consumeBatch } from "./events/consumer";
 import type { QueueMessage } from "./events/queue-messages";
 import { sweep } from "./events/sweep";
-import { MessageRoom } from "./modules/conversation-room/room";
 import { consumeTimed } from "./modules/schedule/consumer";
-import { socketActions } from "./modules/socket-actions/actions";
 
 export { LogWriter } from "./modules/conversation-room/log-writer";
+/** The Durable Object bound as ROOMS: a conversation's room (modules/conversation-room/). */
+export { MessageRoom as ConversationRoom } from "./modules/conversation-room/room";
 export { AccountFeed } from "./realtime/account-feed";
-
-/**
- * The Durable Object bound as ROOMS: a conversation's room, given what its sockets' message and
- * read frames do when it is built.
- */
-export class ConversationRoom extends MessageRoom {
-  constructor(ctx: DurableObjectState, env: Bindings) {
-    super(ctx, env, socketActions);
-  }
-}
 
 const app = createApp();
 

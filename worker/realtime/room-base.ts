@@ -4,14 +4,7 @@ import type { Bindings } from "../env";
 import type { Typer } from "../events/types";
 import { createLogger } from "../lib/logger";
 import { holdsSocket } from "./feed-presence";
-import {
-  type ActionFrame,
-  type ActionReply,
-  type Frame,
-  frame,
-  type RoomEvent,
-  type SocketIdentity,
-} from "./protocol";
+import { type Frame, frame, type RoomEvent, type SocketIdentity } from "./protocol";
 import {
   closeRevoked,
   type Holder,
@@ -28,8 +21,9 @@ import { ROOM_CONVERSATION_HEADER, type RoomConversation, recordTypingChange } f
 /**
  * The realtime half of a conversation's room: its sockets, the numbered event log clients
  * resume from, typing and presence. It knows nothing of messages or conversations: the class
- * bound as ROOMS (modules/conversation-room/room.ts) extends it with the message writer, and `F` is the
- * union of the frames it carries.
+ * bound as ROOMS (modules/conversation-room/room.ts) extends it with the message writer and hears
+ * its sockets' frames (`webSocketMessage`: `sockets.receive` hands back what it must act on), and
+ * `F` is the union of the frames it carries.
  */
 export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> {
   private eventSeq: number;
@@ -50,7 +44,6 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
       this.log,
       () => this.eventSeq,
       (typer, on, isPrivate) => this.recordTyping(typer, on, isPrivate),
-      (who, action) => this.act(who, action),
       ttl > 0 ? ttl : undefined,
       refill >= 0 ? refill : undefined,
     );
@@ -112,10 +105,6 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
-  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    await this.sockets.receive(ws, message);
-  }
-
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
     this.sockets.closed(ws, code);
     this.release(ws);
@@ -169,12 +158,6 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
       this.ctx.waitUntil(done);
     }
   }
-
-  /**
-   * A client's message or read receipt over its socket. The realtime layer knows neither; the
-   * room's owner (modules/conversation-room/room.ts) does, through the same services as HTTP.
-   */
-  protected abstract act(who: SocketIdentity, action: ActionFrame): Promise<ActionReply>;
 
   /** Takes the next event seq, logs the frames and sends them; all synchronous. */
   protected emit(event: RoomEvent<F>): void {

@@ -2,7 +2,6 @@ import type { Typer } from "../events/types";
 import { ApiError, type ErrorCode } from "../lib/errors";
 import {
   type ActionFrame,
-  type ActionReply,
   type ClientFrame,
   ClientFrameSchema,
   type ControlFrame,
@@ -22,8 +21,8 @@ type Attachment = SocketIdentity & { connectedAt: number; batch?: boolean };
 type TypingEntry = { typer: Typer; isPrivate: boolean; until: number };
 type Bucket = { tokens: number; at: number; strikes: number };
 export type TypingChangeHook = (typer: Typer, on: boolean, isPrivate: boolean) => void;
-/** What the room's owner does with a message or read frame (the realtime layer knows neither). */
-export type ActionHook = (who: SocketIdentity, action: ActionFrame) => Promise<ActionReply>;
+/** A message or read frame, handed back to the room's owner: the realtime layer knows neither. */
+export type Heard = { who: SocketIdentity; action: ActionFrame };
 
 const AGENT = "agent";
 const CONTACT = "contact";
@@ -43,7 +42,6 @@ export class RoomSockets {
     private readonly currentSeq: () => number,
     /** Told of every change of someone's typing state (renewals are not changes). */
     private readonly onTypingChange: TypingChangeHook,
-    private readonly onAction: ActionHook,
     private readonly typingTtlMs: number = TYPING_TTL_MS,
     /** Replaces every role's refill rate (frames a second); tests set 0 (env.ts). */
     private readonly refillPerSecond?: number,
@@ -73,29 +71,34 @@ export class RoomSockets {
     this.fanout.broadcast(agentFrame, contactFrame);
   }
 
-  async receive(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+  /**
+   * A client frame: its budget, size and envelope are checked and control frames answered here;
+   * a message or read frame is handed back (with who sent it) for the room's owner to act on and
+   * answer (`reply`). Null: nothing more to do.
+   */
+  async receive(ws: WebSocket, message: string | ArrayBuffer): Promise<Heard | null> {
     if (ws.readyState !== WebSocket.OPEN) {
-      return; // closing (its access was revoked): nothing it sends is heard
+      return null; // closing (its access was revoked): nothing it sends is heard
     }
     const me = ws.deserializeAttachment() as Attachment | null;
     if (!me) {
       ws.close(1011, "unknown socket");
-      return;
+      return null;
     }
     if (!this.allow(ws, me.role)) {
-      return;
+      return null;
     }
     const size = typeof message === "string" ? message.length : message.byteLength;
     if (typeof message !== "string" || size > MAX_MESSAGE_FRAME_BYTES) {
       this.error(ws, "frame_too_large", "frames are JSON text of at most 1 MiB");
-      return;
+      return null;
     }
     let parsed: ClientFrame;
     try {
       parsed = ClientFrameSchema.parse(JSON.parse(message));
     } catch {
       this.error(ws, "bad_frame");
-      return;
+      return null;
     }
     if (parsed.type !== "message.create" && size > MAX_CLIENT_FRAME_BYTES) {
       this.error(
@@ -103,27 +106,22 @@ export class RoomSockets {
         "frame_too_large",
         `control frames are at most ${MAX_CLIENT_FRAME_BYTES} bytes`,
       );
-      return;
+      return null;
     }
     switch (parsed.type) {
       case "ping":
         this.reply(ws, { event: "pong", data: {} });
-        return;
+        return null;
       case "message.create":
-      case "read": {
-        const answer = await this.onAction(me, parsed);
-        if (answer) {
-          this.reply(ws, answer);
-        }
-        return;
-      }
+      case "read":
+        return { who: me, action: parsed };
       case "resume":
         this.resume(ws, me.role, parsed.after);
-        return;
+        return null;
       case "typing": {
         const isPrivate = me.role === AGENT && (parsed.private ?? false);
         await this.typing({ type: me.kind, id: me.id, name: me.name }, parsed.on, isPrivate);
-        return;
+        return null;
       }
     }
   }
@@ -271,8 +269,8 @@ export class RoomSockets {
     this.reply(ws, errorFrame(new ApiError(code, message)));
   }
 
-  /** One socket's own answer, after every durable frame it is owed. */
-  private reply(ws: WebSocket, f: ControlFrame): void {
+  /** One socket's own answer (an ack, an error), after every durable frame it is owed. */
+  reply(ws: WebSocket, f: ControlFrame): void {
     this.send([ws], frame<ControlFrame>(f, this.currentSeq()));
   }
 

@@ -34,6 +34,8 @@ export class MessageWriter {
   private readonly replicator: Replicator;
   private readonly inRoom: RoomCommit;
   private readonly direct: DirectCommit;
+  /** In-flight appends by idempotency key, so a retry racing its original gets the same row. */
+  private readonly inflight = new Map<string, Promise<AppendResult>>();
 
   constructor(
     storage: DurableObjectStorage,
@@ -130,11 +132,28 @@ export class MessageWriter {
   }
 
   /**
-   * Stores `req` (an idempotency key already stored answers its message, `duplicate: true`;
-   * the key's unique index decides, so a first send costs no read).
+   * Stores `req` in `place` (taken when its frame arrived), else at the end of the order. An
+   * idempotency key already stored answers its message, `duplicate: true`; a retry racing its
+   * original in flight gets the same row.
    */
-  append(req: AppendRequest): Promise<AppendResult> {
-    return this.reserve(true).fill(req);
+  async append(req: AppendRequest, place?: Place): Promise<AppendResult> {
+    const write = () => (place ?? this.reserve(true)).fill(req);
+    const key = req.values.idempotencyKey;
+    if (!key) {
+      return write();
+    }
+    const pending = this.inflight.get(key);
+    if (pending) {
+      // The original relays the events; the replay only learns the row.
+      return { ...(await pending), duplicate: true, eventIds: [] };
+    }
+    const work = write();
+    this.inflight.set(key, work);
+    try {
+      return await work;
+    } finally {
+      this.inflight.delete(key);
+    }
   }
 
   /** Takes the next place in the order now, for a message still being checked (write-queue.ts). */

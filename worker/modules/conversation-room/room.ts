@@ -16,9 +16,12 @@ import type { RoomConversation } from "../../realtime/room-typing";
 import type { RoomFrame } from "../live/frames";
 import { messageFeedFrame } from "../live/presenter";
 import { type FeedStub, feedFor } from "../live/stubs";
-import { presentMessage, presentPublicMessage } from "../messages/presenter";
+import { presentForRoom } from "../messages/presenter";
 import type { NewMessage } from "../messages/queries";
-import { MESSAGE_TYPE_CODES } from "../messages/types";
+import { reopenAfter } from "../messages/service";
+import { markRead } from "../socket-actions/read";
+import { messageRequest } from "../socket-actions/send";
+import { SocketSenders, senderScope } from "../socket-actions/senders";
 import { RoomConversationCache } from "./conversation-cache";
 import { writerFor } from "./log-writer";
 import { type UpdateRecorder, writeMessageUpdate } from "./message-update";
@@ -29,9 +32,9 @@ import {
   type Place,
   type Presented,
 } from "./message-writer";
-import type { SetAside } from "./replicator";
-import { SenderAccess } from "./sender-access";
-import type { AppendResult, SocketActions, SocketRoom } from "./types";
+import { setAsideEvent } from "./set-aside";
+import type { RoomStub } from "./stub";
+import type { AppendResult } from "./types";
 
 export type { AppendResult };
 
@@ -44,31 +47,21 @@ const LOG_RETRY_MS = 5_000;
  * order is arrival order; writes are pipelined to D1 and broadcast strictly in seq order. The
  * message events commit in the writer's batches, and their frames leave from here.
  */
-export class MessageRoom extends RoomBase<RoomFrame> {
-  /** In-flight appends by Idempotency-Key, so a retry racing its original gets the same row. */
-  private readonly inflight = new Map<string, Promise<AppendResult>>();
+export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
   private readonly writer: MessageWriter;
   private readonly conversation = new RoomConversationCache();
   private feed: FeedStub | undefined;
-  private readonly access = new SenderAccess();
+  /** Who is on the sockets, resolved once and kept; their access when their message commits. */
+  private readonly senders = new SocketSenders();
 
-  /**
-   * `actions`: what a message or read frame from a socket does (socket-actions/), given by the
-   * entry that binds the class (worker/index.ts): it uses the message service, which reaches
-   * rooms through their stubs, so the room cannot import it.
-   */
-  constructor(
-    ctx: DurableObjectState,
-    env: Bindings,
-    private readonly actions: SocketActions,
-  ) {
+  constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     this.writer = new MessageWriter(
       ctx.storage,
       () => this.db(),
       (step) => this.enqueue(step),
       (row, attachments, req, counters) =>
-        this.broadcastMessage("message.created", row, attachments, {
+        this.broadcast("message.created", row, attachments, {
           ...req.view,
           context: {
             ...req.view.context,
@@ -81,45 +74,29 @@ export class MessageRoom extends RoomBase<RoomFrame> {
       (at) => {
         void this.armAt(at);
       },
-      (aside) => this.rejected(aside),
+      (aside) => void this.enqueue(() => this.emit(setAsideEvent(aside))),
       this.conversation,
       (conversation, views, counters) => this.toFeed(conversation, views, counters.unread),
     );
   }
 
   /**
-   * The account feed hears of a group's last non-activity message (activity messages come with
-   * conversation events of their own), so agents' lists move without reading. Fire and forget:
-   * the room's order does not wait on the feed; one stub keeps the frames in order.
+   * The account feed hears of a committed group, so agents' lists move without reading. Fire and
+   * forget: the room's order does not wait on the feed; one stub keeps the frames in order.
    */
   private toFeed(conversation: ConversationRow, views: Presented[], unread: number): void {
-    const last = [...views]
-      .reverse()
-      .find((v) => v.presented.message_type !== MESSAGE_TYPE_CODES.activity);
-    if (!last) {
-      return;
+    const frame = messageFeedFrame(
+      conversation,
+      views.map((v) => v.presented),
+      unread,
+    );
+    if (frame) {
+      this.feed ??= feedFor(this.env, conversation.accountId);
+      void this.feed.publish({ frame, inboxId: conversation.inboxId }).catch((err) => {
+        this.feed = undefined;
+        createLogger({ source: "room" }).error("feed not told of a message", { error: err });
+      });
     }
-    this.feed ??= feedFor(this.env, conversation.accountId);
-    const frame = messageFeedFrame(conversation, last.presented, unread);
-    void this.feed.publish({ frame, inboxId: conversation.inboxId }).catch((err) => {
-      this.feed = undefined;
-      createLogger({ source: "room" }).error("feed not told of a message", { error: err });
-    });
-  }
-
-  /** A message D1 keeps refusing left the log (replicator.ts): logged, and the sockets told. */
-  private rejected({ entry, reason }: SetAside): void {
-    createLogger({ source: "room" }).error("message set aside: D1 keeps refusing it", {
-      message_id: entry.id,
-      seq: entry.seq,
-      conversation_id: entry.req.conversationId,
-      reason,
-    });
-    const frame = {
-      event: "message.rejected" as const,
-      data: { id: entry.id, seq: entry.seq, echo_id: entry.row.echoId },
-    };
-    void this.enqueue(() => this.emit({ agent: frame, contact: entry.row.private ? null : frame }));
   }
 
   /** A conversation event passing through: the room's copy of the row is no longer current. */
@@ -151,42 +128,82 @@ export class MessageRoom extends RoomBase<RoomFrame> {
 
   /** Revoked access: the sockets are closed; what was cached about their callers goes too. */
   protected override revoked(holders: Holder[] | null): void {
-    this.access.revoked(holders);
+    this.senders.revoked(holders);
     this.conversation.drop();
     this.writer.dropCounters();
-    const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
-    if (conversation) {
-      this.actions.forget(conversation, holders);
-    }
   }
 
   async appendMessage(req: AppendRequest): Promise<AppendResult> {
-    return this.appendAt(req);
+    return this.writer.append(req);
   }
 
-  /** A message or read receipt from a socket: the actions the room was built with. */
-  protected override act(who: SocketIdentity, action: ActionFrame): Promise<ActionReply> {
-    const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
-    const room: SocketRoom = {
-      appendMessage: (req) => this.appendAt(req),
-      conversation: (load) => this.conversation.get(load),
-      forgetConversation: () => this.conversation.drop(),
-    };
-    if (action.type === "read") {
-      return conversation
-        ? this.actions.read(room, this.env, conversation, who)
-        : Promise.resolve(errorFrame(new ApiError("not_found")));
+  /** A socket's frame: control frames are answered by its sockets; messages and reads here. */
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const heard = await this.sockets.receive(ws, message);
+    if (heard) {
+      const reply = await this.act(heard.who, heard.action);
+      if (reply) {
+        this.sockets.reply(ws, reply);
+      }
     }
-    if (!conversation) {
-      return Promise.resolve(errorFrame(new ApiError("not_found"), action.echo_id));
+  }
+
+  /**
+   * A message or read receipt from a socket, through the same services as HTTP (socket-actions/):
+   * a message is checked as `POST …/messages` checks it and appended here, in the place it took
+   * as its frame arrived, then acked. Every refusal is the HTTP API's error body, and stores
+   * nothing.
+   */
+  protected async act(who: SocketIdentity, action: ActionFrame): Promise<ActionReply> {
+    const ref = this.ctx.storage.kv.get<RoomConversation>("conversation");
+    const echoId = action.type === "message.create" ? action.echo_id : undefined;
+    if (!ref) {
+      return errorFrame(new ApiError("not_found"), echoId);
+    }
+    if (action.type === "read") {
+      return markRead(this.env, ref, who).then(
+        () => null,
+        (err) => this.refused(err, ref, who),
+      );
     }
     // A message's place in the order is taken as its frame arrives, before its checks.
     const place = this.writer.reserve();
-    const allowed = this.access.check(who, conversation, () => this.conversation.peek());
-    room.appendMessage = (req) => this.appendAt({ ...req, allowed }, place);
-    return this.actions
-      .message(room, this.env, conversation, who, action)
-      .finally(() => place.cancel());
+    const allowed = this.senders.check(who, ref, () => this.conversation.peek());
+    try {
+      const sender = await this.senders.of(this.env, ref, who);
+      const scope = senderScope(this.env, ref, who, sender);
+      const row = await this.conversation.get(() => sender.conversation(scope.deps));
+      const req = await messageRequest(scope, sender, row, action);
+      const result = await this.writer.append({ ...req, allowed }, place);
+      await reopenAfter(scope, row, req, result);
+      await scope.deps.events.flush();
+      const { id, seq } = result.message;
+      return {
+        event: "ack",
+        data: { echo_id: action.echo_id, id, seq, duplicate: result.duplicate },
+      };
+    } catch (err) {
+      return this.refused(err, ref, who, echoId);
+    } finally {
+      place.cancel();
+    }
+  }
+
+  /**
+   * A frame that failed: the HTTP API's error body as a frame (nothing was stored). A refusal of
+   * the write's own check means what the room kept was wrong: sender and row are read again.
+   */
+  private refused(err: unknown, ref: RoomConversation, who: SocketIdentity, echoId?: string) {
+    if (err instanceof ApiError && err.code === "not_found") {
+      this.senders.forget(who);
+      this.conversation.drop();
+    }
+    if (!(err instanceof ApiError)) {
+      createLogger({ source: "socket", conversation_id: ref.id }).error("socket frame failed", {
+        error: err,
+      });
+    }
+    return errorFrame(err instanceof ApiError ? err : new ApiError("internal_error"), echoId);
   }
 
   /** Updates a message and records message.updated with it (unless `record` is null). */
@@ -210,46 +227,21 @@ export class MessageRoom extends RoomBase<RoomFrame> {
       return undefined;
     }
     await this.enqueue(() => {
-      this.broadcastMessage("message.updated", row, attachments, view);
+      this.broadcast("message.updated", row, attachments, view);
     });
     return { message: row, eventIds };
   }
 
-  private async appendAt(req: AppendRequest, place?: Place): Promise<AppendResult> {
-    const write = () => (place ? place.fill(req) : this.writer.append(req));
-    const key = req.values.idempotencyKey;
-    if (!key) {
-      return write();
-    }
-    const pending = this.inflight.get(key);
-    if (pending) {
-      // The original relays the events; the replay only learns the row.
-      return { ...(await pending), duplicate: true, eventIds: [] };
-    }
-    const work = write();
-    this.inflight.set(key, work);
-    try {
-      return await work;
-    } finally {
-      this.inflight.delete(key);
-    }
-  }
-
-  private broadcastMessage(
+  /** A stored message to the room's sockets, in seq order; answers its two views. */
+  private broadcast(
     event: "message.created" | "message.updated",
     row: MessageRow,
     attachments: AttachmentRow[],
     view: MessageView,
   ): Presented {
     const extras = { sender: view.sender, attachments, origin: view.origin };
-    const forAgents = presentMessage(row, view.context, extras);
-    const forContact = row.private
-      ? null
-      : presentPublicMessage(row, view.context.displayId, extras);
-    this.emit({
-      agent: { event, data: forAgents },
-      contact: forContact === null ? null : { event, data: forContact },
-    });
-    return { presented: forAgents, presentedPublic: forContact };
+    const frames = presentForRoom(event, row, view.context, extras);
+    this.emit(frames);
+    return { presented: frames.agent.data, presentedPublic: frames.contact?.data ?? null };
   }
 }

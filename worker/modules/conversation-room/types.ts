@@ -1,9 +1,5 @@
 import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
-import type { Bindings } from "../../env";
 import type { Recorder } from "../../events/commit";
-import type { ActionReply, MessageFrame, SocketIdentity } from "../../realtime/protocol";
-import type { Holder } from "../../realtime/revocation";
-import type { RoomConversation } from "../../realtime/room-typing";
 import type { MessageConversationContext } from "../messages/presenter";
 import type {
   CounterInput,
@@ -37,40 +33,6 @@ export type Written = (
   req: AppendRequest,
   counters: Counters,
 ) => Presented;
-
-/** What appends a message: the room's stub, or the room itself when a socket sends. */
-export type Appender = { appendMessage(req: AppendRequest): Promise<AppendResult> };
-
-/** The room as a message sent over its socket sees it: the writer, and its conversation row. */
-export type SocketRoom = Appender & {
-  /** The room's copy of the row, `load`ed when it has none. */
-  conversation(load: () => Promise<ConversationRow>): Promise<ConversationRow>;
-  /** A write was refused: read the row again next time. */
-  forgetConversation(): void;
-};
-
-/**
- * What the room does with the message and read frames its sockets send, given to it when it is
- * built (worker/index.ts binds `socketActions` of socket-actions/actions.ts). Each answers an
- * ack, an error frame, or nothing; nothing is stored when it is an error.
- */
-export type SocketActions = {
-  message(
-    room: SocketRoom,
-    env: Bindings,
-    conversation: RoomConversation,
-    who: SocketIdentity,
-    frame: MessageFrame,
-  ): Promise<ActionReply>;
-  read(
-    room: SocketRoom,
-    env: Bindings,
-    conversation: RoomConversation,
-    who: SocketIdentity,
-  ): Promise<ActionReply>;
-  /** Access was revoked: forget what was cached about these holders (null: everyone). */
-  forget(conversation: RoomConversation, holders: Holder[] | null): void;
-};
 
 /** What the room needs to show a message to agents and to the contact. */
 export type MessageView = {

@@ -6,6 +6,7 @@ import {
   presentConversationSummary,
 } from "../conversations/presenter";
 import type { Message } from "../messages/schema";
+import { MESSAGE_TYPE_CODES } from "../messages/types";
 import type { FeedFrame, LiveAssignee, RoomFrame } from "./frames";
 
 /** What one committed event shows: to the conversation's room and/or to the account feed. */
@@ -86,19 +87,26 @@ export function liveFramesOf(
 }
 
 /**
- * The account feed's frame for a stored message (the last of a group the room committed): the
- * conversation as the write left it, so a list moves without reading it again. A private note
- * is included: the feed only speaks to agents of the conversation's inbox.
+ * The account feed's frame for a group of messages the room committed: its last non-activity
+ * message (activity messages come with conversation events of their own) and the conversation
+ * as the write left it, so a list moves without reading it again; null when there is none. A
+ * private note is included: the feed only speaks to agents of the conversation's inbox.
  */
-export const messageFeedFrame = (
+export function messageFeedFrame(
   conversation: ConversationRow,
-  message: Message,
+  messages: Message[],
   unreadCount: number,
-): FeedFrame => ({
-  event: "message.created",
-  data: {
-    ...presentConversationSummary(conversation),
-    unread_count: unreadCount,
-    last_non_activity_message: message,
-  },
-});
+): FeedFrame | null {
+  const last = [...messages].reverse().find((m) => m.message_type !== MESSAGE_TYPE_CODES.activity);
+  if (!last) {
+    return null;
+  }
+  return {
+    event: "message.created",
+    data: {
+      ...presentConversationSummary(conversation),
+      unread_count: unreadCount,
+      last_non_activity_message: last,
+    },
+  };
+}

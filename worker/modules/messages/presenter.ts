@@ -116,6 +116,24 @@ export function presentPublicMessage(
   };
 }
 
+/**
+ * A stored message as a room's two audiences see it: agents every message, the contact only
+ * public ones (null for a private note): the frames a room broadcasts, and their data.
+ */
+export function presentForRoom<E extends "message.created" | "message.updated">(
+  event: E,
+  row: MessageRow,
+  context: MessageConversationContext,
+  extras: MessageExtras,
+) {
+  const forAgents = presentMessage(row, context, extras);
+  const forContact = row.private ? null : presentPublicMessage(row, context.displayId, extras);
+  return {
+    agent: { event, data: forAgents },
+    contact: forContact === null ? null : { event, data: forContact },
+  };
+}
+
 export type MessageWebhookParts = {
   sender: Sender | null;
   attachments: AttachmentRow[];

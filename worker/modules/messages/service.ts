@@ -2,32 +2,17 @@ import type { ConversationRow, MessageRow } from "../../db/schema";
 import { commit, recorderOf } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
 import { performerOf } from "../access-tokens/service";
-import { presentAgentBotSender } from "../agent-bots/presenter";
-import { presentContactSender } from "../contacts/presenter";
 import { roomFor } from "../conversation-room/stub";
-import type { Appender, AppendResult, MessageView } from "../conversation-room/types";
-import type { ConversationScope } from "../conversations/access";
+import type { AppendRequest, AppendResult } from "../conversation-room/types";
 import { changedAttributes, changeEvents } from "../conversations/events";
 import { hasActiveBot } from "../conversations/queries";
 import { storeUpload } from "../files/storage";
 import { findInbox } from "../inboxes/queries";
-import { presentUserSender } from "../users/presenter";
-import type { MessageConversationContext } from "./presenter";
-import {
-  conversationCounters,
-  type MessageTouch,
-  type NewAttachment,
-  reopenConversation,
-} from "./queries";
-import type { Sender } from "./schema";
-import { loadSender } from "./senders";
+import { type MessageTouch, type NewAttachment, reopenConversation } from "./queries";
 import { fileTypeOf, MESSAGE_TYPE_CODES } from "./types";
+import { type MessageScope, senderJson } from "./views";
 
-/**
- * `room`: the room the message goes through, when the caller is that room (a message sent over
- * its socket); otherwise the conversation's room is reached through its stub.
- */
-export type MessageScope = ConversationScope & { origin: string; room?: Appender };
+export { contextOf, type MessageScope, viewFor } from "./views";
 
 export type CreateMessageInput = {
   content?: string | null;
@@ -89,15 +74,33 @@ function touchFor(
 }
 
 /**
- * Appends a message through the conversation's room (the single writer that gives it `seq`).
- * Chatwoot parity: incoming messages only in API inboxes; a contact's message reopens a resolved
- * or snoozed conversation (pending when a bot runs the inbox).
+ * Appends a message through the conversation's room (the single writer that gives it `seq`),
+ * then reopens the conversation when the message asks for it.
  */
 export async function createMessage(
   scope: MessageScope,
   conversation: ConversationRow,
   input: CreateMessageInput,
 ): Promise<AppendResult> {
+  const req = await prepareMessage(scope, conversation, input);
+  const result = await roomFor(scope.deps.env, scope.account.id, conversation.id).appendMessage(
+    req,
+  );
+  await reopenAfter(scope, conversation, req, result);
+  return result;
+}
+
+/**
+ * What the room appends: the message checked by the API's rules, its sender, its files stored.
+ * A message sent over the room's own socket is appended by the room itself (room.ts), which
+ * then calls `reopenAfter` as `createMessage` does.
+ * Chatwoot parity: incoming messages only in API inboxes.
+ */
+export async function prepareMessage(
+  scope: MessageScope,
+  conversation: ConversationRow,
+  input: CreateMessageInput,
+): Promise<AppendRequest> {
   const { deps } = scope;
   const type = input.messageType ?? "outgoing";
   const files = input.files ?? [];
@@ -141,8 +144,7 @@ export async function createMessage(
     sender: await senderJson(scope, sender),
     origin: scope.origin,
   };
-  const room = scope.room ?? roomFor(deps.env, scope.account.id, conversation.id);
-  const result = await room.appendMessage({
+  return {
     conversationId: conversation.id,
     values: {
       accountId: scope.account.id,
@@ -165,15 +167,26 @@ export async function createMessage(
     counters: conversation,
     // Chatwoot parity: every message but activity notes is a webhook event (private notes too).
     record: type === "activity" ? null : recorderOf(deps),
-  });
+  };
+}
+
+/**
+ * Chatwoot parity: a contact's message reopens a resolved or snoozed conversation (pending when
+ * a bot runs the inbox); a replay of a stored message does not.
+ */
+export async function reopenAfter(
+  scope: MessageScope,
+  conversation: ConversationRow,
+  req: AppendRequest,
+  result: AppendResult,
+): Promise<void> {
   if (
-    type === "incoming" &&
+    req.values.messageType === MESSAGE_TYPE_CODES.incoming &&
     !result.duplicate &&
     ["resolved", "snoozed"].includes(conversation.status)
   ) {
-    await reopen(scope, conversation, at);
+    await reopen(scope, conversation, req.touch.at);
   }
-  return result;
 }
 
 /** The reopen and its status events commit together, and only if the reopen happened. */
@@ -192,60 +205,4 @@ async function reopen(scope: MessageScope, conversation: ConversationRow, at: nu
         (r[0] as unknown[]).length > 0 ? { ...after, updatedAt: at } : undefined,
     },
   );
-}
-
-/** What the message presenter needs from one conversation. */
-export async function contextOf(
-  scope: MessageScope,
-  conversation: ConversationRow,
-): Promise<MessageConversationContext> {
-  const { unread, sourceId } = await conversationCounters(scope.deps.db, conversation);
-  return {
-    displayId: conversation.displayId,
-    assigneeId: conversation.assigneeId,
-    unreadCount: unread,
-    lastActivityAt: conversation.lastActivityAt,
-    sourceId,
-  };
-}
-
-/** The sender's JSON, from the caller's own row when the caller sent it (no query then). */
-async function senderJson(
-  scope: MessageScope,
-  sender: { senderType: MessageRow["senderType"]; senderId: number | null },
-): Promise<Sender | null> {
-  const { actor } = scope;
-  if (sender.senderType === "User" && actor.kind === "user" && actor.user.id === sender.senderId) {
-    return presentUserSender(actor.user);
-  }
-  if (
-    sender.senderType === "AgentBot" &&
-    actor.kind === "bot" &&
-    actor.bot.id === sender.senderId
-  ) {
-    return presentAgentBotSender(actor.bot);
-  }
-  if (
-    sender.senderType === "Contact" &&
-    actor.kind === "contact" &&
-    actor.contact.id === sender.senderId
-  ) {
-    return presentContactSender(actor.contact);
-  }
-  return sender.senderType && sender.senderId !== null
-    ? loadSender(scope.deps.db, sender.senderType, sender.senderId)
-    : null;
-}
-
-/** What the room needs to show a message of `sender` in this conversation to each audience. */
-export async function viewFor(
-  scope: MessageScope,
-  conversation: ConversationRow,
-  sender: { senderType: MessageRow["senderType"]; senderId: number | null },
-): Promise<MessageView> {
-  const [context, json] = await Promise.all([
-    contextOf(scope, conversation),
-    senderJson(scope, sender),
-  ]);
-  return { context, sender: json, origin: scope.origin };
 }

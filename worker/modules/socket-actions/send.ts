@@ -1,66 +1,44 @@
 import type { z } from "zod";
 import type { ConversationRow } from "../../db/schema";
-import type { Bindings } from "../../env";
 import { enforceLimit } from "../../lib/limits";
 import { invalidInput } from "../../lib/zod-details";
-import type { ActionReply, MessageFrame, SocketIdentity } from "../../realtime/protocol";
-import type { RoomConversation } from "../../realtime/room-typing";
-import type { SocketRoom } from "../conversation-room/types";
-import { sendAsContact } from "../conversations/service.public";
+import type { MessageFrame } from "../../realtime/protocol";
+import type { AppendRequest } from "../conversation-room/types";
 import {
   createInputOf,
   MessageCreateJsonSchema,
   PublicMessageCreateSchema,
 } from "../messages/schema.requests";
-import { createMessage, type MessageScope } from "../messages/service";
-import { refused, senderScope } from "./scope";
+import { type MessageScope, prepareMessage } from "../messages/service";
+import type { SocketSender } from "./sender";
 
 /**
- * A `message.create` frame: what `POST …/messages` does (the same validation, permissions, rate
- * limits and echo_id idempotency per sender), through the room itself. Answers an ack.
+ * A `message.create` frame as `POST …/messages` takes it: the same validation, permissions and
+ * rate limits per sender (the account API's for agents and bots, the public API's for visitors),
+ * and the echo_id as its idempotency key. Answers what the room appends (room.ts).
  */
-export async function sendMessage(
-  room: SocketRoom,
-  env: Bindings,
-  ref: RoomConversation,
-  who: SocketIdentity,
-  frame: MessageFrame,
-): Promise<ActionReply> {
-  try {
-    const { scope, caller } = await senderScope(env, room, ref, who, false);
-    const conversation = await room.conversation(() => caller.conversation(scope.deps));
-    const { type: _type, ...body } = frame;
-    const result =
-      caller.contactLimitKey === null
-        ? await createMessage(
-            scope,
-            conversation,
-            createInputOf(parse(MessageCreateJsonSchema, body)),
-          )
-        : await sendFromContact(scope, conversation, caller.contactLimitKey, body);
-    await scope.deps.events.flush();
-    const { id, seq } = result.message;
-    return {
-      event: "ack",
-      data: { echo_id: frame.echo_id, id, seq, duplicate: result.duplicate },
-    };
-  } catch (err) {
-    return refused(err, room, ref, who, frame.echo_id);
-  }
-}
-
-/** The public API's limits count socket messages as they count POSTs. */
-async function sendFromContact(
+export async function messageRequest(
   scope: MessageScope,
+  sender: SocketSender,
   conversation: ConversationRow,
-  limitKey: string,
-  body: unknown,
-) {
+  frame: MessageFrame,
+): Promise<AppendRequest> {
+  const { type: _type, ...body } = frame;
+  if (sender.contactLimitKey === null) {
+    return prepareMessage(scope, conversation, createInputOf(parse(MessageCreateJsonSchema, body)));
+  }
+  // The public API's limits count socket messages as they count POSTs.
   const { env } = scope.deps;
-  await enforceLimit(env, "PUBLIC_CONTACT_LIMITER", limitKey, "for this contact");
-  await enforceLimit(env, "PUBLIC_MESSAGE_LIMITER", limitKey, "creating messages for this contact");
+  const key = sender.contactLimitKey;
+  await enforceLimit(env, "PUBLIC_CONTACT_LIMITER", key, "for this contact");
+  await enforceLimit(env, "PUBLIC_MESSAGE_LIMITER", key, "creating messages for this contact");
   const input = parse(PublicMessageCreateSchema, body);
-  return sendAsContact(scope, conversation, { content: input.content, echoId: input.echo_id });
+  // A visitor's message: always incoming, sent by the contact (the public API's sendAsContact).
+  return prepareMessage(scope, conversation, {
+    content: input.content,
+    echoId: input.echo_id,
+    messageType: "incoming",
+  });
 }
 
 /** The HTTP API's 422 for a frame whose fields the route's schema refuses. */

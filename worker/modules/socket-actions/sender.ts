@@ -1,10 +1,9 @@
 import type { AccountRow, ConversationRow } from "../../db/schema";
-import type { Deps } from "../../events/deps";
+import type { Bindings } from "../../env";
+import { createDeps, type Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import { contactLimitKey } from "../../lib/limits";
-import { TtlCache } from "../../lib/ttl-cache";
 import type { SocketIdentity } from "../../realtime/protocol";
-import type { Holder } from "../../realtime/revocation";
 import type { RoomConversation } from "../../realtime/room-typing";
 import type { AccountRole, Actor } from "../access-tokens/service";
 import { findAccount } from "../accounts/queries";
@@ -17,7 +16,7 @@ import { findInbox } from "../inboxes/queries";
 import { findUser } from "../users/queries";
 
 /** A socket's sender as the account or public API's auth would find them. */
-export type SocketCaller = {
+export type SocketSender = {
   account: AccountRow;
   actor: Actor;
   role: AccountRole;
@@ -30,14 +29,16 @@ export type SocketCaller = {
 const notFound = () => new ApiError("not_found");
 
 /**
- * Resolves who sent a frame, again from D1: the Worker checked them when the socket opened,
- * but an agent may have been removed, a bot detached or the account suspended since.
+ * Resolves who is on a socket, again from D1: the Worker checked them when the socket opened,
+ * but an agent may have been removed, a bot detached or the account suspended since. The room
+ * keeps the answer with the socket's sender (senders.ts); read receipts resolve it afresh.
  */
-export async function socketCaller(
-  deps: Deps,
+export async function resolveSender(
+  env: Bindings,
   ref: RoomConversation,
   who: SocketIdentity,
-): Promise<SocketCaller> {
+): Promise<SocketSender> {
+  const deps = createDeps(env, { origin: who.origin ?? "" });
   const { db } = deps;
   const current = await findById(db, ref.id);
   // Moved to another inbox since the socket opened: its access rested on the old one.
@@ -45,7 +46,7 @@ export async function socketCaller(
     throw notFound();
   }
   if (who.role === "contact") {
-    return contactCaller(deps, ref, who, current.displayId);
+    return contactSender(deps, ref, who, current.displayId);
   }
   const actor = await agentOf(deps, who);
   // The account API's own rule: membership (users) or the account served (bots), and status.
@@ -69,12 +70,12 @@ export async function socketCaller(
 }
 
 /** A visitor: the public API's identification, by the session's source_id, and its limits. */
-async function contactCaller(
+async function contactSender(
   deps: Deps,
   ref: RoomConversation,
   who: SocketIdentity,
   displayId: number,
-): Promise<SocketCaller> {
+): Promise<SocketSender> {
   const { db } = deps;
   const [account, contact, inbox, contactInbox] = await Promise.all([
     findAccount(db, ref.accountId),
@@ -113,46 +114,4 @@ async function agentOf(deps: Deps, who: SocketIdentity): Promise<Actor> {
     throw notFound();
   }
   return { kind: "user", user };
-}
-
-/**
- * Who is on a socket, as the account API's auth would find them, for a minute at most. Every
- * change of access made through the API is a revocation that closes the holder's sockets and
- * drops their entries here (`forgetCallers`), and the room refuses a message whose sender was
- * revoked after its frame arrived (room.ts); the minute bounds what a change made straight in
- * D1, behind the API, can miss. A refused write drops the entry (`forgetCaller`). Read receipts
- * resolve the caller afresh.
- */
-const callers = new TtlCache<Promise<SocketCaller> | null>(60_000, 2_000);
-
-const callerKey = (ref: RoomConversation, kind: string, id: number, source = "") =>
-  `${ref.accountId}:${ref.id}:${kind}:${id}:${source}`;
-
-/** The socket's caller from the cache; one lookup serves every frame that arrives meanwhile. */
-export function cachedCaller(deps: Deps, ref: RoomConversation, who: SocketIdentity) {
-  const key = callerKey(ref, who.kind, who.id, who.source);
-  const known = callers.get(key);
-  if (known) {
-    return known;
-  }
-  const caller = socketCaller(deps, ref, who);
-  callers.set(key, caller);
-  caller.catch(() => callers.set(key, null));
-  return caller;
-}
-
-/** A write refused what the cache said: this caller is read again next time. */
-export function forgetCaller(ref: RoomConversation, who: SocketIdentity): void {
-  callers.set(callerKey(ref, who.kind, who.id, who.source), null);
-}
-
-/** Revoked access (realtime/revocation.ts): the room's cached callers are read again. */
-export function forgetCallers(ref: RoomConversation, holders: Holder[] | null): void {
-  if (holders === null) {
-    callers.clear();
-    return;
-  }
-  for (const h of holders) {
-    callers.set(callerKey(ref, h.kind, h.id), null);
-  }
 }
