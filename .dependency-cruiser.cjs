@@ -92,6 +92,15 @@ module.exports = {
       "^worker/api/|" + ENTRY,
     ),
     down("api-below-entry", "api/ is mounted by app.ts.", "^worker/api/", ENTRY),
+    down(
+      "room-class-from-entry-only",
+      "The conversation room's class is bound by the entry alone: callers reach rooms through " +
+        "roomFor (conversation-room/stub.ts), so the room may import what it serves (its " +
+        "socket actions, the message service) without a cycle.",
+      "^worker/",
+      "^worker/modules/conversation-room/room\\.ts$",
+      "^worker/index\\.ts$",
+    ),
   ],
   options: {
     includeOnly: "^(worker|widget)/",
