@@ -31,7 +31,7 @@ const notFound = () => new ApiError("not_found");
 /**
  * Resolves who is on a socket, again from D1: the Worker checked them when the socket opened,
  * but an agent may have been removed, a bot detached or the account suspended since. The room
- * keeps the answer with the socket's sender (senders.ts); read receipts resolve it afresh.
+ * keeps the answer for a minute at most (senders.ts); read receipts resolve it afresh.
  */
 export async function resolveSender(
   env: Bindings,
