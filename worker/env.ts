@@ -78,6 +78,11 @@ export type Bindings = {
    * `*.example.com` covers every name under example.com (docs/help-center.md).
    */
   RESERVED_DOMAINS?: string;
+  /**
+   * Seconds after its relay that an event whose listeners never ran is relayed again by the
+   * cron's sweep (default 1800; 10 to 86,400; docs/webhooks.md).
+   */
+  OUTBOX_REDELIVER_SECONDS?: string;
   /** DNS-over-HTTPS JSON endpoint for domain verification; Cloudflare's when unset. */
   DOH_RESOLVER_URL?: string;
   /**

@@ -94,20 +94,34 @@ async function untilInD1(dir, n) {
   }
 }
 
-export async function measureKill(port, seed, wsPath) {
-  const { dir } = freshDatabase("realtime-kill", seed);
-  const echoes = Array.from({ length: MESSAGES }, (_, i) => `kill-${i}`);
+/**
+ * The kill step. `options` (the e2e test's smaller run): `messages`, `killAfter` acks, `name` of
+ * the state folder, server `vars` and wrangler `args`, and `beforeStop(base)`, awaited once D1
+ * has every acked message, before the restarted server stops (e.g. until a receiver has the
+ * webhooks).
+ */
+export async function measureKill(port, seed, wsPath, options = {}) {
+  const {
+    messages = MESSAGES,
+    killAfter = KILL_AFTER_ACKS,
+    name = "realtime-kill",
+    vars = {},
+    args = [],
+    beforeStop = async () => {},
+  } = options;
+  const { dir } = freshDatabase(name, seed);
+  const echoes = Array.from({ length: messages }, (_, i) => `kill-${i}`);
   const acks = new Map();
-  let server = await startServer(dir, port, {}, { killable: true });
+  let server = await startServer(dir, port, vars, { killable: true, args });
   let killed;
   await burst(`${server.base.replace("http", "ws")}${wsPath}`, echoes, acks, (n) => {
-    if (n >= KILL_AFTER_ACKS && !killed) {
+    if (n >= killAfter && !killed) {
       killed = server.kill();
     }
   });
   await killed;
   const ackedBeforeKill = acks.size;
-  server = await startServer(dir, port, {}, { killable: true });
+  server = await startServer(dir, port, vars, { killable: true, args });
   try {
     // Everything not acked is sent again with the same echo_id: stored once, or answered with
     // what was stored before the kill.
@@ -116,6 +130,7 @@ export async function measureKill(port, seed, wsPath) {
     // Acks leave once the room's log has a message; D1 gets it behind: wait for it (30 s at
     // most) before stopping the server, as a client reading D1 would.
     await untilInD1(dir, acks.size);
+    await beforeStop(server.base);
   } finally {
     await server.stop();
   }
@@ -148,7 +163,7 @@ export async function measureKill(port, seed, wsPath) {
   const outboxOf = new Map(outbox.map((o) => [o.id, o.n]));
   const outboxWrong = rows.filter((r) => outboxOf.get(r.id) !== 1).length;
   return {
-    sent: MESSAGES,
+    sent: messages,
     ackedBeforeKill,
     acked: acks.size,
     rows: rows.length,

@@ -38,7 +38,7 @@ INSERT INTO inboxes (account_id, name, channel_type, inbox_identifier, hmac_toke
 INSERT INTO inbox_members (inbox_id, user_id) VALUES (1, 1);
 `;
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

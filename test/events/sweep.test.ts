@@ -7,11 +7,11 @@ import type { Bindings } from "../../worker/env";
 import { commit } from "../../worker/events/commit";
 import { createDeps } from "../../worker/events/deps";
 import type { QueueMessage } from "../../worker/events/queue-messages";
-import { sweep } from "../../worker/events/sweep";
+import { redeliverSeconds, sweep } from "../../worker/events/sweep";
 import { nowSeconds } from "../../worker/lib/time";
 import { createAccount, createInbox, db } from "../support/factories";
 import { createConversation } from "../support/factories-conversations";
-import { outboxRows } from "../support/factories-webhooks";
+import { consume, outboxRows } from "../support/factories-webhooks";
 
 /** A queue binding that records what it is sent, or refuses everything. */
 function recordingQueue(refuse = false) {
@@ -82,6 +82,46 @@ describe("the cron sweep", () => {
       .where(inArray(t.eventOutbox.id, ids));
     await worker.scheduled(createScheduledController({ cron: "* * * * *" }), env);
     expect((await outboxRows(account.id)).every((r) => r.sentAt !== null)).toBe(true);
+  });
+
+  it("relays again an event relayed long ago whose listeners never ran, and never one they ran", async () => {
+    const up = recordingQueue();
+    const lost = await typingEvent(withQueue(up.queue));
+    const ran = await typingEvent(withQueue(up.queue));
+    const [lostRow] = await outboxRows(lost.account.id);
+    const [ranRow] = await outboxRows(ran.account.id);
+    // Both were relayed at once; only `ran`'s queue message reached the consumer.
+    expect(up.sent).toContainEqual({ kind: "event", id: lostRow?.id });
+    await consume([{ kind: "event", id: ranRow?.id as number }]);
+    expect((await outboxRows(ran.account.id))[0]?.doneAt).not.toBeNull();
+    expect((await outboxRows(lost.account.id))[0]?.doneAt).toBeNull();
+    const wait = redeliverSeconds(env as Bindings);
+    const later = recordingQueue();
+    // Within the wait the queue may still deliver it: nothing is relayed again.
+    await sweep(withQueue(later.queue), nowSeconds() + wait - 60);
+    expect(later.sent).not.toContainEqual({ kind: "event", id: lostRow?.id });
+    const result = await sweep(withQueue(later.queue), nowSeconds() + wait + 5);
+    expect(result.events_redelivered).toBeGreaterThanOrEqual(1);
+    expect(later.sent).toContainEqual({ kind: "event", id: lostRow?.id });
+    expect(later.sent).not.toContainEqual({ kind: "event", id: ranRow?.id });
+    // Relayed again now, so not again at the next minute's sweep.
+    const next = recordingQueue();
+    await sweep(withQueue(next.queue), nowSeconds() + wait + 65);
+    expect(next.sent).not.toContainEqual({ kind: "event", id: lostRow?.id });
+    // An event that keeps failing is given up on after a few rounds.
+    const giveUp = recordingQueue();
+    await sweep(withQueue(giveUp.queue), nowSeconds() + wait * 6);
+    expect(giveUp.sent).not.toContainEqual({ kind: "event", id: lostRow?.id });
+  });
+
+  it("reads OUTBOX_REDELIVER_SECONDS, within bounds", () => {
+    const at = (v?: string) =>
+      redeliverSeconds({ ...env, OUTBOX_REDELIVER_SECONDS: v } as Bindings);
+    expect(at(undefined)).toBe(1800);
+    expect(at("20")).toBe(20);
+    expect(at("5")).toBe(1800);
+    expect(at("1e9")).toBe(1800);
+    expect(at("ten")).toBe(1800);
   });
 
   it("re-queues deliveries whose queue message was lost, and leaves waiting ones alone", async () => {

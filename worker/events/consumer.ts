@@ -11,7 +11,7 @@ import type {
   OutboxEvent,
   OutboxPayload,
 } from "./outbox-types";
-import { findOutboxRows } from "./queries";
+import { findOutboxRows, markDone } from "./queries";
 import type { QueueMessage } from "./queue-messages";
 import { handlers } from "./registry";
 
@@ -97,6 +97,7 @@ export async function consumeBatch(
   // Every event of the batch in one read.
   const eventIds = batch.messages.flatMap((m) => (m.body.kind === "event" ? [m.body.id] : []));
   const rows = new Map((await findOutboxRows(ctx.db, eventIds)).map((r) => [r.id, r]));
+  const done: number[] = [];
   await Promise.all(
     batch.messages.map(async (message) => {
       const body = message.body;
@@ -104,6 +105,7 @@ export async function consumeBatch(
         if (body.kind === "event") {
           await runEvent(ctx, rows.get(body.id), listeners);
           message.ack();
+          done.push(body.id);
           return;
         }
         if (!registered.delivery) {
@@ -120,5 +122,9 @@ export async function consumeBatch(
         message.retry({ delaySeconds: eventRetryDelay(message.attempts) });
       }
     }),
+  );
+  // Unmarked, an event is relayed again by the sweep and its (idempotent) listeners run again.
+  await markDone(ctx.db, done, ctx.now()).catch((error) =>
+    log.error("events not marked done", { ids: done, error }),
   );
 }

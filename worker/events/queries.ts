@@ -1,6 +1,7 @@
-import { and, asc, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, gt, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { conversations, eventOutbox } from "../db/schema";
+import { inSlices } from "../lib/bind-limit";
 
 /** An id usable inside a batch: a number, or SQL naming a row an earlier statement wrote. */
 export type IdRef = number | SQL;
@@ -33,14 +34,15 @@ const payloadSql = (e: OutboxInsert) =>
 export function outboxStatements(db: Db, e: OutboxInsert) {
   const guard = e.ifChanged ? sql` AND changes() > 0` : sql``;
   const payload = payloadSql(e);
-  // The SELECT lists every column in table order (id NULL: autoincrement; sent_at NULL).
+  // The SELECT lists every column in table order (id NULL: autoincrement; sent_at and done_at
+  // NULL).
   if (e.conversation === null) {
     return [
       db
         .insert(eventOutbox)
         .select(
-          sql`SELECT NULL, ${e.accountId}, ${e.name}, NULL, NULL, ${payload}, ${e.createdAt}, NULL
-            WHERE 1${guard}`,
+          sql`SELECT NULL, ${e.accountId}, ${e.name}, NULL, NULL, ${payload}, ${e.createdAt}, NULL,
+            NULL WHERE 1${guard}`,
         )
         .returning({ id: eventOutbox.id }),
     ];
@@ -53,8 +55,8 @@ export function outboxStatements(db: Db, e: OutboxInsert) {
     db
       .insert(eventOutbox)
       .select(
-        sql`SELECT NULL, ${e.accountId}, ${e.name}, c.id, c.event_seq, ${payload}, ${e.createdAt}, NULL
-          FROM ${conversations} c WHERE c.id = ${e.conversation}${guard}`,
+        sql`SELECT NULL, ${e.accountId}, ${e.name}, c.id, c.event_seq, ${payload}, ${e.createdAt}, NULL,
+          NULL FROM ${conversations} c WHERE c.id = ${e.conversation}${guard}`,
       )
       .returning({ id: eventOutbox.id }),
   ];
@@ -74,6 +76,40 @@ export async function unsentIds(db: Db, createdBefore: number, limit: number): P
     .select({ id: eventOutbox.id })
     .from(eventOutbox)
     .where(and(isNull(eventOutbox.sentAt), lte(eventOutbox.createdAt, createdBefore)))
+    .orderBy(asc(eventOutbox.id))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** The consumer ran these events' listeners (in slices: D1 binds 100 values a statement). */
+export const markDone = (db: Db, ids: number[], at: number) =>
+  Promise.all(
+    inSlices(ids).map((slice) =>
+      db.update(eventOutbox).set({ doneAt: at }).where(inArray(eventOutbox.id, slice)),
+    ),
+  );
+
+/**
+ * Rows relayed before `sentBefore` whose listeners never ran (their queue message was lost, or
+ * the queue gave up on it), created after `createdAfter` (an event failing for good is given up
+ * on after a few rounds).
+ */
+export async function undoneIds(
+  db: Db,
+  sentBefore: number,
+  createdAfter: number,
+  limit: number,
+): Promise<number[]> {
+  const rows = await db
+    .select({ id: eventOutbox.id })
+    .from(eventOutbox)
+    .where(
+      and(
+        isNull(eventOutbox.doneAt),
+        lte(eventOutbox.sentAt, sentBefore),
+        gt(eventOutbox.createdAt, createdAfter),
+      ),
+    )
     .orderBy(asc(eventOutbox.id))
     .limit(limit);
   return rows.map((r) => r.id);

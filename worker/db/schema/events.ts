@@ -29,8 +29,16 @@ export const eventOutbox = sqliteTable(
     payload: jsonPayload("payload"),
     createdAt: createdAt(),
     sentAt: integer("sent_at"),
+    /**
+     * When the queue consumer ran its listeners. Relayed long ago and still null: the queue
+     * message was lost (a local crash, or the queue gave up), so the cron's sweep relays it again.
+     */
+    doneAt: integer("done_at"),
   },
-  (t) => [index("event_outbox_unsent").on(t.sentAt, t.id)],
+  (t) => [
+    index("event_outbox_unsent").on(t.sentAt, t.id),
+    index("event_outbox_undone").on(t.doneAt, t.sentAt),
+  ],
 );
 
 export const webhooks = sqliteTable(
