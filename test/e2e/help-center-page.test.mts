@@ -1,10 +1,11 @@
 // Issue 24, point 5, in Chromium: "Was this helpful?" under a public article works with
 // scripts off (form POSTs) and in place with them on; the portal's linked inbox chats from the
 // article page (the widget's one tag under the page's CSP): the launcher shows, a visitor sends
-// a message and the agent's side has it. Any console error (a CSP refusal included) fails.
+// a message and the agent's side has it, and the agent's reply reaches the chat, whose frame is
+// sandboxed there (an opaque origin). Any console error (a CSP refusal included) fails.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { accountCall, chat, launchChromium, launcher, watchErrors } from "./harness.mts";
+import { accountCall, chat, chatFrame, launchChromium, launcher, watchErrors } from "./harness.mts";
 import { createWidgetInbox, linkPortal } from "./help-world.mts";
 
 const base = inject("parleyBase");
@@ -110,7 +111,7 @@ describe("Was this helpful? on the public article", () => {
 });
 
 describe("chat on the help center's pages", () => {
-  it("shows the launcher on an article page; a visitor sends a message the agent receives", async () => {
+  it("shows the launcher on an article page; a visitor sends a message the agent receives, and the reply comes back", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -126,18 +127,32 @@ describe("chat on the help center's pages", () => {
     const text = `Where is parcel ${Date.now()}?`;
     await composer.fill(text);
     await composer.press("Enter");
+    let conversationId = 0;
     await expect
       .poll(async () => {
         const list = await call("GET", `/conversations?status=all&inbox_id=${inbox.id}`);
         for (const c of (list.data?.payload ?? []) as { id: number }[]) {
           const messages = await call("GET", `/conversations/${c.id}/messages`);
           if ((messages.payload as { content: string | null }[]).some((m) => m.content === text)) {
+            conversationId = c.id;
             return true;
           }
         }
         return false;
       }, POLL)
       .toBe(true);
+    // On Parley's own origin the frame is sandboxed (an opaque origin, so Chromium gives it a
+    // process of its own): its module, API calls and socket all work from origin "null".
+    expect(await page.locator("parley-widget iframe").getAttribute("sandbox")).toBe(
+      "allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox",
+    );
+    expect(await chatFrame(page).evaluate(() => self.origin)).toBe("null");
+    const reply = `It ships tomorrow ${Date.now()}.`;
+    await call("POST", `/conversations/${conversationId}/messages`, {
+      content: reply,
+      message_type: "outgoing",
+    });
+    await frame.getByText(reply).waitFor(POLL);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -217,6 +217,34 @@ describe("the loader", () => {
     expect(button.getAttribute("aria-label")).toBe("Open chat (3 unread)");
   });
 
+  it("sandboxes the chat's frame on Parley's own origin: posts to it with *, hears only null from it", async () => {
+    w.parleySettings = { inbox: "inbox-1", baseUrl: `${location.origin}/` };
+    const { sdk, button, loaded } = await boot();
+    sdk.open();
+    const frame = (await loaded()) as FakeFrame & { sandbox?: string };
+    // An opaque origin, so that Chromium gives the chat a process of its own (issue 24).
+    expect(frame.sandbox).toBe(
+      "allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox",
+    );
+    const source = frame.contentWindow;
+    const unread = envelope({ type: "unread", payload: { count: 2 } });
+    sdk.close();
+    await vi.waitFor(() => expect(button.getAttribute("aria-expanded")).toBe("false"));
+    fromFrame(unread, source, location.origin);
+    fromFrame(unread, window, "null");
+    expect(button.getAttribute("aria-label")).toBe("Open chat");
+    fromFrame(envelope({ type: "ready", payload: {} }), source, "null");
+    fromFrame(unread, source, "null");
+    expect(button.getAttribute("aria-label")).toBe("Open chat (2 unread)");
+    expect(source.postMessage.mock.calls.map(([, origin]) => origin)).toEqual(["*", "*"]);
+  });
+
+  it("leaves the frame of another site unsandboxed", async () => {
+    const { sdk, loaded } = await boot();
+    sdk.open();
+    expect(((await loaded()) as FakeFrame & { sandbox?: string }).sandbox).toBeUndefined();
+  });
+
   it("posts only to the Parley origin, and holds SDK calls until the chat is ready", async () => {
     localStorage.setItem("parley:inbox-1", JSON.stringify({ s: { session: { sourceId: "s1" } } }));
     const { sdk, loaded } = await boot();

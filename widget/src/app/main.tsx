@@ -1,6 +1,7 @@
 import type { VNode } from "preact";
 import type { HostCommand } from "../shared/bridge-protocol";
 import { brandColor } from "../shared/contrast";
+import { PANEL_WIDTH } from "../shared/layout";
 import { App } from "./App";
 import { listenToHost, notifyHost, requestClose } from "./bridge";
 import { configure, embedded } from "./config";
@@ -75,9 +76,9 @@ addEventListener("keydown", (e) => {
   if (e.key === "Escape" && embedded()) {
     requestClose();
   }
-  // Full screen on a phone (the frame as wide as the screen) the chat is a modal: Tab cycles
+  // Full screen on a phone (the frame not the desktop panel) the chat is a modal: Tab cycles
   // through its controls and never reaches the page hidden behind it.
-  if (e.key === "Tab" && embedded() && innerWidth >= screen.width) {
+  if (e.key === "Tab" && embedded() && innerWidth !== PANEL_WIDTH) {
     const all = document.querySelectorAll<HTMLElement>(
       "a[href],button:not(:disabled),textarea,input:not([tabindex='-1'])",
     );

@@ -11,7 +11,9 @@ export type Bridge = { post(command: HostCommand): void };
 
 /**
  * Talks to the app in the iframe: posts only to the Parley origin, and accepts only messages
- * from that iframe's window at that origin, in this version's envelope.
+ * from that iframe's window at that origin, in this version's envelope. A sandboxed frame's
+ * origin is opaque ("null"): no origin names it, so posts go to "*", still only to that
+ * iframe's window, which only this page and the chat itself can navigate.
  */
 export function createBridge(
   frameWindow: () => Window | null | undefined,
@@ -35,7 +37,7 @@ export function createBridge(
   });
   return {
     post(command) {
-      frameWindow()?.postMessage(envelope(command), origin);
+      frameWindow()?.postMessage(envelope(command), origin === "null" ? "*" : origin);
     },
   };
 }

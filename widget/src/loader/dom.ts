@@ -15,23 +15,17 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 
 const NS = "http://www.w3.org/2000/svg";
 
-/** A 24×24 stroked icon; built with DOM calls so Trusted Types hosts accept it too. */
+/**
+ * A 24×24 stroked icon; built with DOM calls so Trusted Types hosts accept it too. Its size and
+ * stroke are CSS (one style, not six attributes: fewer calls in the launcher's task). No
+ * aria-hidden: a button's content is presentational, its name is its aria-label.
+ */
 export function icon(d: string): SVGSVGElement {
   const svg = document.createElementNS(NS, "svg");
   const path = document.createElementNS(NS, "path");
-  const attributes = {
-    viewBox: "0 0 24 24",
-    width: 26,
-    height: 26,
-    fill: "none",
-    stroke: "currentColor",
-    "stroke-width": 2,
-    "stroke-linecap": "round",
-    "aria-hidden": true,
-  };
-  for (const [k, v] of Object.entries(attributes)) {
-    svg.setAttribute(k, v as string);
-  }
+  svg.style.cssText =
+    "width:26px;height:26px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round";
+  svg.setAttribute("viewBox", "0 0 24 24");
   path.setAttribute("d", d);
   svg.appendChild(path);
   return svg;

@@ -1,3 +1,4 @@
+import { PANEL_WIDTH } from "../shared/layout";
 import { el, FIXED } from "./dom";
 
 /** `show` answers whether the open chat covers the whole screen (a phone). */
@@ -12,11 +13,17 @@ export function createFrame(
   src: string,
   title: string,
   side: "left" | "right",
+  sandboxed: boolean,
 ): Frame {
   // Complete before it is inserted: an iframe inserted without its src first commits an
   // about:blank document of its own on the host's main thread, then navigates again.
   const iframe = el("iframe", "");
   iframe.title = title;
+  if (sandboxed) {
+    // An opaque origin: Chromium runs the chat in a process of its own (issue 24). Forms for
+    // its submit events, popups (not sandboxed) for its links, nothing else.
+    iframe.sandbox = "allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox";
+  }
   iframe.src = src;
   const media = matchMedia(MOBILE);
   let open = false;
@@ -26,7 +33,7 @@ export function createFrame(
       `display:${open ? "block" : "none"};` +
       (media.matches
         ? "inset:0;width:100%;height:100%"
-        : `bottom:92px;${side}:20px;width:380px;height:min(680px,calc(100% - 112px));border-radius:16px`);
+        : `bottom:92px;${side}:20px;width:${PANEL_WIDTH}px;height:min(680px,calc(100% - 112px));border-radius:16px`);
   };
   media.addEventListener("change", layout);
   layout();

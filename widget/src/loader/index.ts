@@ -107,7 +107,11 @@ function start(settings: ParleySettings, inbox: string) {
       /\/+$/,
       "",
     );
-    bridge = createBridge(() => frame?.iframe.contentWindow, new URL(base).origin, onEvent);
+    // On Parley's own origin (its help center, /demo) a frame of that origin would share the
+    // page's process and main thread: sandboxed, its origin is opaque and its process its own.
+    const origin = new URL(base).origin;
+    const sandboxed = origin === location.origin;
+    bridge = createBridge(() => frame?.iframe.contentWindow, sandboxed ? "null" : origin, onEvent);
     const params = new URLSearchParams({ inbox, origin: location.origin, lang });
     if (locale) {
       params.set("locale", locale);
@@ -115,7 +119,13 @@ function start(settings: ParleySettings, inbox: string) {
     if (theme) {
       params.set("theme", theme);
     }
-    frame = createFrame(root, `${base}/frame#${params}`, labelsFor(locale ?? lang).title, side);
+    frame = createFrame(
+      root,
+      `${base}/frame#${params}`,
+      labelsFor(locale ?? lang).title,
+      side,
+      sandboxed,
+    );
   }
 
   /** Loads the chat in a task of its own, never inside the host page's input event; then `next`. */
