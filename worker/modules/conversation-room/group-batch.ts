@@ -47,9 +47,11 @@ function createdEvent(req: AppendRequest, messageId: number): AnyDomainEvent {
  * The one D1 batch of a group of messages: per message its insert, its outbox and derived rows, the conversation's touch and its files;
  * then the counters the presenter shows, unless `counters` is false (the log's replication: the
  * room showed the message at its commit, and the unread count scans the conversation's messages).
- * `read` takes each message back out of the results.
+ * `read` takes each message back out of the results. `rows` false: the message and conversation
+ * rows do not come back (the log's replication has them; reading every column back from D1 is
+ * CPU on both sides), `read` then gives no `row` and no `conversation`.
  */
-export async function groupBatch(db: Db, group: Numbered[], { counters = true } = {}) {
+export async function groupBatch(db: Db, group: Numbered[], { counters = true, rows = true } = {}) {
   const statements: Batch[] = [];
   const spans: { start: number; touch: number; files: number; ids: (r: unknown[]) => number[] }[] =
     [];
@@ -60,7 +62,11 @@ export async function groupBatch(db: Db, group: Numbered[], { counters = true } 
     const files = req.attachments ?? [];
     const start = statements.length;
     statements.push(
-      insertMessage(db, { ...req.values, id: messageId, conversationId: req.conversationId, seq }),
+      insertMessage(
+        db,
+        { ...req.values, id: messageId, conversationId: req.conversationId, seq },
+        rows,
+      ),
     );
     const writes = eventWrites(db, events[n] ?? [], req.record ?? NO_RECORDER);
     const eventsAt = statements.length;
@@ -69,7 +75,7 @@ export async function groupBatch(db: Db, group: Numbered[], { counters = true } 
     statements.push(...writes.statements);
     const touch = statements.length;
     statements.push(
-      touchConversation(db, req.conversationId, req.touch, n === group.length - 1),
+      touchConversation(db, req.conversationId, req.touch, rows && n === group.length - 1),
       ...(req.contactId ? [touchContact(db, req.conversationId, req.touch.at)] : []),
     );
     statements.push(...files.map((a) => insertAttachment(db, { ...a, messageId })));
@@ -90,7 +96,7 @@ export async function groupBatch(db: Db, group: Numbered[], { counters = true } 
       const stored = spans.map((span, i) => {
         const end = spans[i + 1]?.start ?? countersAt;
         return {
-          row: results[span.start]?.[0] as MessageRow | undefined,
+          row: rows ? (results[span.start]?.[0] as MessageRow | undefined) : undefined,
           attachments: results.slice(end - span.files, end).flat() as AttachmentRow[],
           eventIds: span.ids(results),
         };
@@ -99,7 +105,8 @@ export async function groupBatch(db: Db, group: Numbered[], { counters = true } 
       return {
         stored,
         counters: countersFrom(results.slice(countersAt, countersAt + 2)),
-        conversation: last ? (results[last.touch]?.[0] as ConversationRow | undefined) : undefined,
+        conversation:
+          rows && last ? (results[last.touch]?.[0] as ConversationRow | undefined) : undefined,
       };
     },
   };

@@ -154,7 +154,7 @@ export class LogWriter extends DurableObject<Bindings> {
 /** A room's statements: its messages as groupBatch makes them, then its outbox sent-marks. */
 async function build(db: Db, call: WriterCall) {
   const group = call.entries.map((e) => ({ req: e.req as AppendRequest, seq: e.seq, id: e.id }));
-  const batch = await groupBatch(db, group, { counters: false });
+  const batch = await groupBatch(db, group, { counters: false, rows: false });
   const at = nowSeconds();
   const marks = inSlices(call.marks).map((ids) => markSent(db, ids, at));
   return {

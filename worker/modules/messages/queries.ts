@@ -95,15 +95,18 @@ const contactOf = (conversationId: number) =>
  * reaches D1 under the contact it was merged into (a contact's messages are always its
  * conversation's contact's).
  */
-export const insertMessage = (db: Db, values: NewMessage & { conversationId: number }) =>
-  db
-    .insert(messages)
-    .values({
-      ...values,
-      senderId:
-        values.senderType === "Contact" ? contactOf(values.conversationId) : values.senderId,
-    })
-    .returning();
+export function insertMessage(
+  db: Db,
+  values: NewMessage & { conversationId: number },
+  /** false: only the id comes back (the log's replication, which has the row already). */
+  row = true,
+) {
+  const insert = db.insert(messages).values({
+    ...values,
+    senderId: values.senderType === "Contact" ? contactOf(values.conversationId) : values.senderId,
+  });
+  return row ? insert.returning() : insert.returning({ id: messages.id });
+}
 
 /**
  * Moves the conversation's clocks. `returning`: the row as the message left it (the room keeps
