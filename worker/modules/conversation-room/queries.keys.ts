@@ -13,6 +13,9 @@ const TRIM_EVERY_S = 3600;
  * index when the log is written (the stored message stands: replicator.ts).
  */
 export class KeptKeys {
+  /** `keys_trimmed`, held in memory once read (only this class writes it). */
+  private trimmedAt: number | undefined;
+
   constructor(
     private readonly sql: SqlStorage,
     private readonly kv: SyncKvStorage,
@@ -50,11 +53,12 @@ export class KeptKeys {
 
   /** Forgets keys older than the window (at most once an hour). */
   trim(now: number): void {
-    const last = this.kv.get<number>("keys_trimmed") ?? 0;
-    if (now - last < TRIM_EVERY_S) {
+    this.trimmedAt ??= this.kv.get<number>("keys_trimmed") ?? 0;
+    if (now - this.trimmedAt < TRIM_EVERY_S) {
       return;
     }
     this.sql.exec("DELETE FROM kept_keys WHERE at < ?", now - KEY_RETENTION_S);
     this.kv.put("keys_trimmed", now);
+    this.trimmedAt = now;
   }
 }

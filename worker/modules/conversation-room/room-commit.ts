@@ -84,10 +84,16 @@ export class RoomCommit {
       counters: null,
       conversation: null,
     };
+    // The logged messages of the group's keys (retries of messages not in D1 yet), looked up
+    // once: one still in the log now answers its retry even if it leaves the log meanwhile.
+    const logged = new Map<string, MessageRow>();
     for (const p of group) {
       const key = p.req.values.idempotencyKey;
-      // A key the room kept but no longer logs is a retry of a message D1 holds.
-      if (key && !this.log.byKey(key) && (!loaded || this.keys.has(key))) {
+      const row = key ? this.log.byKey(key) : undefined;
+      if (key && row) {
+        logged.set(key, row);
+      } else if (key && (!loaded || this.keys.has(key))) {
+        // A key the room kept but no longer logs is a retry of a message D1 holds.
         needs.keys.push(key);
       }
     }
@@ -119,7 +125,7 @@ export class RoomCommit {
       }
       const key = p.req.values.idempotencyKey;
       // Concurrent sends of one key meet in the room's in-flight map before they get here.
-      const prior = key ? (this.log.byKey(key) ?? checked.stored.get(key)) : null;
+      const prior = key ? (logged.get(key) ?? checked.stored.get(key)) : null;
       if (prior) {
         p.resolve({ message: prior, duplicate: true, eventIds: [] });
         continue;
