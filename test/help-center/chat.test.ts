@@ -27,7 +27,8 @@ describe("chat on help-center pages", () => {
   it("puts the linked inbox's widget tag on every page, with the CSP allowing it alone", async () => {
     const { account, admin, inbox, portal, category, article } = await linkedPortal();
     const hc = `/hc/${portal.slug}`;
-    const tag = `<script src="${ORIGIN}/widget.js" data-inbox="${inbox.inboxIdentifier}" async></script>`;
+    // The inbox's own snippet (web_widget_script): its colour paints the launcher at once.
+    const tag = `<script src="${ORIGIN}/widget.js" data-inbox="${inbox.inboxIdentifier}" data-color="${inbox.widgetColor}" async></script>`;
     for (const path of [
       hc,
       `${hc}/en`,
@@ -62,6 +63,24 @@ describe("chat on help-center pages", () => {
     expect(csp).not.toContain("frame-src");
   });
 
+  it("shows a new widget colour on the pages at once, not the cached copy's", async () => {
+    const { account, admin, inbox, portal, article } = await linkedPortal();
+    const path = `/hc/${portal.slug}/articles/${article.slug}`;
+    // Twice: the second answer is the edge cache's copy.
+    for (let i = 0; i < 2; i++) {
+      expect((await page(path)).text).toContain(`data-color="${inbox.widgetColor}"`);
+    }
+    const res = await api(`/api/v1/accounts/${account.id}/inboxes/${inbox.id}`, {
+      method: "PATCH",
+      token: admin.token,
+      body: { channel: { widget_color: "#aa00ff" } },
+    });
+    expect(res.status).toBe(200);
+    const after = (await page(path)).text;
+    expect(after).toContain('data-color="#aa00ff"');
+    expect(after).not.toContain(`data-color="${inbox.widgetColor}"`);
+  });
+
   it("serves the chat and the vote form on the portal's own domain", async () => {
     const { account, admin, inbox, portal, article } = await linkedPortal();
     const domain = `${unique("help").toLowerCase()}.example.com`;
@@ -71,7 +90,7 @@ describe("chat on help-center pages", () => {
     const res = await SELF.fetch(`${own}/articles/${article.slug}`, { headers: { host: domain } });
     const text = await res.text();
     expect(text).toContain(
-      `<script src="${own}/widget.js" data-inbox="${inbox.inboxIdentifier}" async></script>`,
+      `<script src="${own}/widget.js" data-inbox="${inbox.inboxIdentifier}" data-color="${inbox.widgetColor}" async></script>`,
     );
     expect(text).toContain(`<form method="post" action="/articles/${article.slug}/feedback">`);
     expect(res.headers.get("content-security-policy")).toContain(

@@ -16,7 +16,7 @@ export const CLIENT_CACHE_CONTROL = "public, max-age=0, must-revalidate, s-maxag
  * The markup's own version: bump it with any change to what a page looks like, so deployed
  * pages are not served from copies (or ETags) made by the previous code.
  */
-export const RENDER_VERSION = 4;
+export const RENDER_VERSION = 5;
 
 export const etagFor = (portal: PortalRow, variant: string) =>
   `W/"hc-${portal.id}-${portal.contentVersion}-r${RENDER_VERSION}-${variant}"`;

@@ -3,6 +3,7 @@ import type { PortalRow } from "../../db/schema";
 import type { AppEnv } from "../../http/context";
 import { createRouter } from "../../http/router";
 import { mailBaseUrl } from "../../lib/public-url";
+import { widgetScript } from "../inboxes/presenter";
 import { CLIENT_CACHE_CONTROL, cacheKey, EDGE_TTL, etagFor, notModified } from "./cache";
 import { pageHeaders } from "./headers";
 import { portalBaseUrl } from "./presenter";
@@ -87,7 +88,9 @@ export async function servePortal(
     portal.inboxId === null
       ? undefined
       : await findWidgetInbox(deps.db, portal.accountId, portal.inboxId);
-  const chat = inbox?.channelType === "Channel::WebWidget" ? inbox.inboxIdentifier : null;
+  // The inbox's embed snippet, as any site has it: data-color paints the launcher in the
+  // inbox's colour from the first paint, without a read of the page's storage first.
+  const chat = inbox?.channelType === "Channel::WebWidget" ? widgetScript(origin, inbox) : null;
   const result = await renderPublic(
     deps,
     portal,

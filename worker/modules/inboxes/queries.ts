@@ -7,6 +7,7 @@ import {
   agentBots,
   inboxes,
   inboxMembers,
+  portals,
   users,
 } from "../../db/schema";
 
@@ -51,6 +52,16 @@ export const insertInbox = (db: Db, values: NewInbox) =>
 
 export const updateInbox = (db: Db, id: number, values: Partial<NewInbox>) =>
   db.update(inboxes).set(values).where(eq(inboxes.id, id)).returning();
+
+/**
+ * The help-center portals whose pages embed this inbox's widget tag: their cached pages carry
+ * its colour (data-color), so a colour change is a change of theirs (content_version).
+ */
+export const bumpLinkedPortals = (db: Db, inboxId: number, now: number) =>
+  db
+    .update(portals)
+    .set({ contentVersion: sql`${portals.contentVersion} + 1`, updatedAt: now })
+    .where(eq(portals.inboxId, inboxId));
 
 /** Members and the bot link go with it (foreign keys cascade). */
 export const deleteInbox = (db: Db, id: number) => db.delete(inboxes).where(eq(inboxes.id, id));

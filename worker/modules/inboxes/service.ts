@@ -19,6 +19,7 @@ import { checkReceiverUrl } from "../webhooks/service";
 import { type InboxCaller, seesAllInboxes } from "./policy";
 import {
   attachBot,
+  bumpLinkedPortals,
   deleteInbox as deleteInboxRow,
   detachBot,
   findInbox,
@@ -157,10 +158,9 @@ export async function updateInbox(
   const values = inboxValues(deps, input, inbox.workingHours);
   const update = updateInboxRow(deps.db, inbox.id, { ...values, updatedAt: deps.now() });
   const changes = auditedChanges(inbox, values);
-  const [[row]] =
+  const audit =
     who && Object.keys(changes).length > 0
-      ? await deps.db.batch([
-          update,
+      ? [
           auditStatement(deps.db, who, {
             accountId: inbox.accountId,
             action: "update",
@@ -169,8 +169,14 @@ export async function updateInbox(
             changes,
             at: deps.now(),
           }),
-        ])
-      : [await update];
+        ]
+      : [];
+  // Help-center pages show the launcher in this colour from their embed tag (data-color).
+  const portalPages =
+    values.widgetColor !== undefined && values.widgetColor !== inbox.widgetColor
+      ? [bumpLinkedPortals(deps.db, inbox.id, deps.now())]
+      : [];
+  const [[row]] = await deps.db.batch([update, ...audit, ...portalPages]);
   const hoursChanged = ["timezone", "workingHoursEnabled", "workingHours"].some((k) => k in values);
   if (row && hoursChanged) {
     // Reporting events recorded from now on count business seconds by the new hours, in every
