@@ -2,7 +2,8 @@
 // scripts off (form POSTs) and in place with them on; the portal's linked inbox chats from the
 // article page (the widget's one tag under the page's CSP): the launcher shows, a visitor sends
 // a message and the agent's side has it, and the agent's reply reaches the chat, whose frame is
-// sandboxed there (an opaque origin). Any console error (a CSP refusal included) fails.
+// sandboxed there (an opaque origin), and a reply while it is closed shows as a preview. Any
+// console error (a CSP refusal included) fails.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { accountCall, chat, chatFrame, launchChromium, launcher, watchErrors } from "./harness.mts";
@@ -153,6 +154,16 @@ describe("chat on the help center's pages", () => {
       message_type: "outgoing",
     });
     await frame.getByText(reply).waitFor(POLL);
+    // Closed, the next reply shows as a preview beside the launcher: the page's CSP lets the
+    // loader import it (widget-preview.js).
+    await launcher(page).click();
+    await expect.poll(() => launcher(page).getAttribute("aria-expanded"), POLL).toBe("false");
+    const next = `Tracking number follows ${Date.now()}.`;
+    await call("POST", `/conversations/${conversationId}/messages`, {
+      content: next,
+      message_type: "outgoing",
+    });
+    await page.locator("parley-widget").getByText(next).waitFor(POLL);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -43,7 +43,7 @@ describe("chat on help-center pages", () => {
         expect(res.text, `${path} ${round}`).toContain(tag);
         const csp = res.headers.get("content-security-policy") ?? "";
         expect(csp, `${path} ${round}`).toContain(
-          `script-src ${ORIGIN}/hc/helpful.js ${ORIGIN}/widget.js;`,
+          `script-src ${ORIGIN}/hc/helpful.js ${ORIGIN}/widget.js ${ORIGIN}/widget-preview.js;`,
         );
         expect(csp, `${path} ${round}`).toContain(`frame-src ${ORIGIN}/frame;`);
         expect(csp, `${path} ${round}`).toMatch(/^default-src 'none';/);
@@ -94,7 +94,7 @@ describe("chat on help-center pages", () => {
     );
     expect(text).toContain(`<form method="post" action="/articles/${article.slug}/feedback">`);
     expect(res.headers.get("content-security-policy")).toContain(
-      `script-src ${own}/hc/helpful.js ${own}/widget.js;`,
+      `script-src ${own}/hc/helpful.js ${own}/widget.js ${own}/widget-preview.js;`,
     );
     // The script is served on that host too (/hc/ is the service's on every host).
     expect((await SELF.fetch(`${own}/hc/helpful.js`, { headers: { host: domain } })).status).toBe(

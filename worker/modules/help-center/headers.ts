@@ -3,12 +3,16 @@ import { FEEDBACK_SCRIPT_PATH } from "./render/feedback";
 /**
  * The headers of every public help-center page. The CSP names each script the pages may run
  * by its full URL, nothing else: the "Was this helpful?" script, and, when the portal has a
- * linked web-widget inbox, the widget's loader and its chat frame (the widget's one tag, as any
- * site embeds it: it needs a script and a frame source, no connect, style or img source).
+ * linked web-widget inbox, the widget's loader, its reply preview and its chat frame (the
+ * widget's one tag, as any site embeds it: script and frame sources, no connect, style or img).
  * Stored content can still run nothing: no inline script, no other file of this origin.
  */
 export function pageHeaders(origin: string, chat: boolean): Record<string, string> {
-  const scripts = [`${origin}${FEEDBACK_SCRIPT_PATH}`, ...(chat ? [`${origin}/widget.js`] : [])];
+  const scripts = [
+    `${origin}${FEEDBACK_SCRIPT_PATH}`,
+    // The loader imports the reply preview (a reply while the chat is closed) as a module.
+    ...(chat ? [`${origin}/widget.js`, `${origin}/widget-preview.js`] : []),
+  ];
   return {
     "content-security-policy": [
       "default-src 'none'",
