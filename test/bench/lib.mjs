@@ -75,7 +75,7 @@ export async function startServer(dir, port, vars = {}, { killable = false, args
   while (Date.now() < deadline) {
     try {
       if ((await fetch(`${base}/openapi.json`)).ok) {
-        return { base, stop: () => stopChild(child), kill };
+        return { base, pid: child.pid, stop: () => stopChild(child), kill };
       }
     } catch {
       // not listening yet

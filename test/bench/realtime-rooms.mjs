@@ -2,6 +2,7 @@
 // everyone sending over the socket for 30 s at a human-ish pace (visitors within the public
 // API's 30 messages a minute), every message timed to its arrival on the other side's socket.
 import { freshDatabase, startServer } from "./lib.mjs";
+import { watchCpu } from "./realtime-cpu.mjs";
 import { d1Writes, watchD1 } from "./realtime-d1.mjs";
 import { framesOf, open, summarize } from "./realtime-ws.mjs";
 
@@ -121,6 +122,7 @@ export async function measureRooms(port, hooks = {}) {
       );
     });
     await hooks.sending?.();
+    const cpuWatch = watchCpu(server);
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
     for (const t of timers) {
@@ -128,6 +130,7 @@ export async function measureRooms(port, hooks = {}) {
       clearInterval(t);
     }
     const sendingSeconds = (performance.now() - t0) / 1000;
+    const cpu = cpuWatch.stop(tally.acked);
     await hooks.sent?.();
     // Let the last frames and acks arrive.
     await new Promise((r) => setTimeout(r, 3000));
@@ -137,6 +140,7 @@ export async function measureRooms(port, hooks = {}) {
       d1Lag: await d1.lag(),
       // Read once the server is stopped (below): batches still in flight have finished.
       d1Writes: () => d1Writes(dir),
+      cpu,
       rooms: ROOMS,
       sendingSeconds,
       reordered: tally.reordered.size,

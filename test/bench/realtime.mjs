@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { childEnv, root } from "../../scripts/lib/wrangler.mjs";
 import { fmt, freshDatabase, startServer } from "./lib.mjs";
+import { cpuLine, watchCpu } from "./realtime-cpu.mjs";
 import { d1Writes, watchD1 } from "./realtime-d1.mjs";
 import { measureKill } from "./realtime-kill.mjs";
 import { measureRooms } from "./realtime-rooms.mjs";
@@ -132,7 +133,9 @@ async function measureRoom(relayP99) {
     const socket = await latency((text) => one.send(text), l, "sock");
     one.close();
     const d1 = watchD1(dir);
+    const cpu = watchCpu(server);
     const burst = await socketBurst(wsUrl, l, d1);
+    burst.cpu = cpu.stop(BURST_MESSAGES);
     const d1Lag = await d1.lag();
     const reordered = l.reordered();
     l.close();
@@ -211,6 +214,7 @@ export async function main() {
     `  persisted ${fmt(b.perSecond)} messages/s (${fmt(b.seconds)} s; target ≥ 500); floor: GET / at ${fmt(room.floor.perSecond)} requests/s`,
     `  D1: ${d1.n} rows of ${expected} sent, seq ${d1.lo}..${d1.hi} → lost ${expected - d1.n}, gaps ${d1.hi - d1.lo + 1 - d1.n}`,
     `  listeners: fewest burst messages received ${b.minReceived}/${BURST_MESSAGES}; listeners that saw a reordering: ${room.reordered}`,
+    cpuLine(b.cpu, fmt),
     d1Line(room),
   );
   // Acked but never seen in D1 (by id), or never delivered to the other side. D1 may hold more
@@ -221,6 +225,7 @@ export async function main() {
     `  sent ${rooms.sent}, acked ${rooms.acked}, refused ${rooms.refused}, turns skipped waiting for an ack ${rooms.skipped}; D1 holds ${roomsD1.n}; delivered to the other side ${rooms.received}`,
     `  persisted ${fmt(rooms.perSecond)} messages/s; delivery p50 ${fmt(rooms.latency.p50)} ms, p99 ${fmt(rooms.latency.p99)} ms (${fmt(rooms.latency.p99 / relay.p99)}× relay p99; target ≤ 5)`,
     `  sockets that saw a reordering: ${rooms.reordered}`,
+    cpuLine(rooms.cpu, fmt),
     d1Line(rooms),
   );
   out.push(
