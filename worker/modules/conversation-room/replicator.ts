@@ -69,7 +69,7 @@ export class Replicator {
     private readonly relay: RoomRelay,
     ids: MessageIds,
     /** The room's seq: renumbering moves it past the seqs it hands out. */
-    private readonly seq: { raise(to: number): void },
+    seq: { raise(to: number): void },
     /** Asks the room's alarm to call `alarm()` at this time (or earlier). */
     private readonly arm: (at: number) => void,
     /** The account's log writer (log-writer.ts): the D1 transactions are its. */
