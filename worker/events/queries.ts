@@ -70,17 +70,6 @@ export const findOutboxRows = (db: Db, ids: number[]) =>
 export const markSent = (db: Db, ids: number[], at: number) =>
   db.update(eventOutbox).set({ sentAt: at }).where(inArray(eventOutbox.id, ids));
 
-/** Rows whose relay did not happen (the request died, or the queue refused the send). */
-export async function unsentIds(db: Db, createdBefore: number, limit: number): Promise<number[]> {
-  const rows = await db
-    .select({ id: eventOutbox.id })
-    .from(eventOutbox)
-    .where(and(isNull(eventOutbox.sentAt), lte(eventOutbox.createdAt, createdBefore)))
-    .orderBy(asc(eventOutbox.id))
-    .limit(limit);
-  return rows.map((r) => r.id);
-}
-
 /** The consumer ran these events' listeners (in slices: D1 binds 100 values a statement). */
 export const markDone = (db: Db, ids: number[], at: number) =>
   Promise.all(
@@ -89,31 +78,36 @@ export const markDone = (db: Db, ids: number[], at: number) =>
     ),
   );
 
+/** The oldest outbox rows matching `where`, at most `limit`, by id. */
+async function oldestIds(db: Db, where: SQL | undefined, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: eventOutbox.id })
+    .from(eventOutbox)
+    .where(where)
+    .orderBy(asc(eventOutbox.id))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** Rows whose relay did not happen (the request died, or the queue refused the send). */
+export const unsentIds = (db: Db, createdBefore: number, limit: number) =>
+  oldestIds(db, and(isNull(eventOutbox.sentAt), lte(eventOutbox.createdAt, createdBefore)), limit);
+
 /**
  * Rows relayed before `sentBefore` whose listeners never ran (their queue message was lost, or
  * the queue gave up on it), created after `createdAfter` (an event failing for good is given up
  * on after a few rounds).
  */
-export async function undoneIds(
-  db: Db,
-  sentBefore: number,
-  createdAfter: number,
-  limit: number,
-): Promise<number[]> {
-  const rows = await db
-    .select({ id: eventOutbox.id })
-    .from(eventOutbox)
-    .where(
-      and(
-        isNull(eventOutbox.doneAt),
-        lte(eventOutbox.sentAt, sentBefore),
-        gt(eventOutbox.createdAt, createdAfter),
-      ),
-    )
-    .orderBy(asc(eventOutbox.id))
-    .limit(limit);
-  return rows.map((r) => r.id);
-}
+export const undoneIds = (db: Db, sentBefore: number, createdAfter: number, limit: number) =>
+  oldestIds(
+    db,
+    and(
+      isNull(eventOutbox.doneAt),
+      lte(eventOutbox.sentAt, sentBefore),
+      gt(eventOutbox.createdAt, createdAfter),
+    ),
+    limit,
+  );
 
 /** Relayed rows are kept a while for inspection, then dropped (deliveries keep their body). */
 export const pruneSent = (db: Db, sentBefore: number) =>

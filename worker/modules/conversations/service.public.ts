@@ -133,11 +133,17 @@ export async function listOwnMessages(
 export async function sendAsContact(
   scope: ContactScope,
   row: ConversationRow,
-  input: { content?: string | null; echoId?: string; files?: File[] },
+  input: ContactMessageInput,
 ): Promise<AppendResult> {
   // The widget retries with the same echo_id: the room answers a retry with the first message.
-  return createMessage(scope, row, { ...input, messageType: "incoming" });
+  return createMessage(scope, row, asContactMessage(input));
 }
+
+type ContactMessageInput = { content?: string | null; echoId?: string; files?: File[] };
+
+/** A visitor's message, over HTTP or a socket: always incoming, sent by the contact. */
+export const asContactMessage = (input: ContactMessageInput) =>
+  ({ ...input, messageType: "incoming" }) as const;
 
 /** An input_email's answer: `[{name: "email", value}]` as the widget sends it, or `{email}`. */
 function submittedEmail(submitted: unknown): string {

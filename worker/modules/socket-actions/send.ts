@@ -4,6 +4,7 @@ import { enforceLimit } from "../../lib/limits";
 import { invalidInput } from "../../lib/zod-details";
 import type { MessageFrame } from "../../realtime/protocol";
 import type { AppendRequest } from "../conversation-room/types";
+import { asContactMessage } from "../conversations/service.public";
 import {
   createInputOf,
   MessageCreateJsonSchema,
@@ -33,12 +34,11 @@ export async function messageRequest(
   await enforceLimit(env, "PUBLIC_CONTACT_LIMITER", key, "for this contact");
   await enforceLimit(env, "PUBLIC_MESSAGE_LIMITER", key, "creating messages for this contact");
   const input = parse(PublicMessageCreateSchema, body);
-  // A visitor's message: always incoming, sent by the contact (the public API's sendAsContact).
-  return prepareMessage(scope, conversation, {
-    content: input.content,
-    echoId: input.echo_id,
-    messageType: "incoming",
-  });
+  return prepareMessage(
+    scope,
+    conversation,
+    asContactMessage({ content: input.content, echoId: input.echo_id }),
+  );
 }
 
 /** The HTTP API's 422 for a frame whose fields the route's schema refuses. */
