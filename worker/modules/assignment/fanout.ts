@@ -32,8 +32,12 @@ export async function drainQueues(
 ): Promise<number> {
   const { db } = createDeps(env);
   // Queues nobody can take stay put; taking turns keeps them from starving the inboxes after them.
-  const inboxes = await rotatingRead(db, "assignment_drain", limit, async (after, n) =>
-    (await inboxesWithQueue(db, after, n)).map((r) => r.inboxId),
+  const inboxes = await rotatingRead(
+    db,
+    "assignment_drain",
+    limit,
+    async (after, n, upTo) => (await inboxesWithQueue(db, after, n, upTo)).map((r) => r.inboxId),
+    (id) => id,
   );
   await sendDrains(env, inboxes, now);
   return inboxes.length;

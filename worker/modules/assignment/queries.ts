@@ -1,4 +1,15 @@
-import { and, asc, eq, gt, isNotNull, isNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  eq,
+  gt,
+  isNotNull,
+  isNull,
+  lte,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountUsers, conversations, inboxes, inboxMembers } from "../../db/schema";
 import { AVAILABILITY_STATUS, IS_ONLINE } from "../agents/presence";
@@ -95,11 +106,17 @@ export const queued = (db: Db, inboxId: number, limit: number) =>
  * The inboxes with a queue after `after`, ascending (the cron's safety net, which takes turns:
  * modules/schedule/rotation.ts), through the same partial index.
  */
-export const inboxesWithQueue = (db: Db, after: number, limit: number) =>
+export const inboxesWithQueue = (db: Db, after: number, limit: number, upTo?: number) =>
   db
     .selectDistinct({ inboxId: conversations.inboxId })
     .from(conversations)
-    .where(and(isNotNull(conversations.assignmentQueuedAt), gt(conversations.inboxId, after)))
+    .where(
+      and(
+        isNotNull(conversations.assignmentQueuedAt),
+        gt(conversations.inboxId, after),
+        upTo === undefined ? undefined : lte(conversations.inboxId, upTo),
+      ),
+    )
     .orderBy(asc(conversations.inboxId))
     .limit(limit);
 

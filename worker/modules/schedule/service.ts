@@ -1,11 +1,10 @@
-import type { SQL } from "drizzle-orm";
-import { createDb, type Db } from "../../db/client";
+import { createDb } from "../../db/client";
 import type { AccountRow } from "../../db/schema";
 import type { Bindings, TimedMessage } from "../../env";
 import type { Deps } from "../../events/deps";
 import type { MessageScope } from "../messages/service";
-import { type DueRow, dueForAutoResolve, dueRows, dueToWake } from "./queries";
-import { readCursor, saveCursor } from "./queries.cursor";
+import { dueForAutoResolve, dueRows, dueToWake } from "./queries";
+import { rotatingRead } from "./rotation";
 
 /**
  * At most this many due conversations of one kind per tick (each read is one indexed query of
@@ -65,17 +64,20 @@ export async function autoResolveDue(
 ): Promise<number> {
   const db = createDb(env.DB);
   const rows = [
-    ...(await dueTakingTurns(
+    // Per account, taking turns (rotation.ts).
+    ...(await rotatingRead(
       db,
       "auto_resolve",
       limit,
-      (a, n, u) => dueForAutoResolve(now, n, a, u).all,
+      (a, n, u) => dueRows(db, dueForAutoResolve(now, n, a, u).all),
+      (r) => r.account,
     )),
-    ...(await dueTakingTurns(
+    ...(await rotatingRead(
       db,
       "auto_resolve_not_waiting",
       limit,
-      (a, n, u) => dueForAutoResolve(now, n, a, u).notWaiting,
+      (a, n, u) => dueRows(db, dueForAutoResolve(now, n, a, u).notWaiting),
+      (r) => r.account,
     )),
   ];
   return fanOut(
@@ -84,32 +86,6 @@ export async function autoResolveDue(
     now,
     rows.map((r): [number, number] => [r.id, r.seq]),
   );
-}
-
-/**
- * At most `limit` due conversations, the accounts after where the last tick stopped first, then
- * from the first account again (kept in tick_cursors, as the assignment queues' turns:
- * rotation.ts). So an account with thousands due takes one tick's share and the accounts after
- * it are read at the next tick, instead of the lowest account ids every minute while their
- * backlog lasts. A tick that reads everything due starts from the first account next time.
- */
-async function dueTakingTurns(
-  db: Db,
-  name: string,
-  limit: number,
-  query: (after: number, limit: number, upTo?: number) => SQL,
-): Promise<DueRow[]> {
-  const after = await readCursor(db, name);
-  const rows = await dueRows(db, query(after, limit));
-  const wrapped = rows.length < limit && after > 0;
-  if (wrapped) {
-    rows.push(...(await dueRows(db, query(0, limit - rows.length, after))));
-  }
-  const next = rows.length < limit ? 0 : (rows.at(-1)?.account ?? 0);
-  if (next !== after) {
-    await saveCursor(db, name, next);
-  }
-  return rows;
 }
 
 /**
