@@ -22,6 +22,8 @@ const MARKS_PER_STATEMENT = 90;
  */
 export class RoomRelay {
   private marks: number[] = [];
+  /** When the oldest mark still waiting began to wait. */
+  private waitingSince = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -64,12 +66,10 @@ export class RoomRelay {
    * their statements); `giveBack` them if it fails.
    */
   takeIds(): number[] {
-    const ids = this.marks.splice(0);
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    return ids;
+    // The timer is not cleared: re-arming one after every message's send cost ~3% of a busy
+    // isolate's CPU with 200 rooms (nodejs_compat's timers are not cheap). When it fires it
+    // finds nothing, or marks younger than the delay, and waits on for them.
+    return this.marks.splice(0);
   }
 
   /**
@@ -93,20 +93,30 @@ export class RoomRelay {
 
   /** The write that carried these marks failed: keep them for the next one. */
   giveBack(ids: number[]): void {
-    this.marks.push(...ids);
+    this.wait(ids);
     this.schedule();
   }
 
   private async sendNow(ids: number[]): Promise<void> {
-    await sendToQueue(this.env.EVENTS, "event", ids, {
-      sent: (chunk) => this.marks.push(...chunk),
-    });
+    await sendToQueue(this.env.EVENTS, "event", ids, { sent: (chunk) => this.wait(chunk) });
     this.schedule();
   }
 
-  private schedule(): void {
+  private wait(ids: number[]): void {
+    if (this.marks.length === 0) {
+      this.waitingSince = Date.now();
+    }
+    this.marks.push(...ids);
+  }
+
+  private schedule(delay = LONE_MARK_DELAY_MS): void {
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
+      const left = this.waitingSince + LONE_MARK_DELAY_MS - Date.now();
+      if (this.marks.length > 0 && left > 0) {
+        this.schedule(left);
+        return;
+      }
       const taken = this.take();
       if (taken) {
         const [first, ...rest] = taken.statements;
@@ -114,6 +124,6 @@ export class RoomRelay {
           .batch([first as (typeof taken.statements)[number], ...rest])
           .catch(() => this.giveBack(taken.ids));
       }
-    }, LONE_MARK_DELAY_MS);
+    }, delay);
   }
 }
