@@ -5,11 +5,10 @@ import type { Counters } from "../messages/queries";
 import type { RoomConversationCache } from "./conversation-cache";
 import { groupBatch } from "./group-batch";
 import type { MessageIds } from "./message-ids";
-import type { KeptKeys } from "./queries.keys";
+import { type KeptKeys, keysOf } from "./queries.wal";
 import type { Replicator } from "./replicator";
-import { keysOf, type Ready } from "./room-commit";
 import type { RoomSeq } from "./room-seq";
-import type { AppendRequest, Presented } from "./types";
+import type { AppendRequest, Presented, Ready } from "./types";
 
 /**
  * A group with files, committed straight to D1 after the log: attachment rows get their ids

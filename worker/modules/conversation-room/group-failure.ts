@@ -3,8 +3,8 @@ import { inSlices } from "../../lib/bind-limit";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { findByIdempotencyKeys } from "../messages/queries";
 import type { MessageIds } from "./message-ids";
-import type { Ready } from "./room-commit";
 import type { RoomSeq } from "./room-seq";
+import type { Ready } from "./types";
 
 const clash = (err: unknown, column: string) =>
   isUniqueViolation(err) &&

@@ -1,25 +1,21 @@
 import type { Db } from "../../db/client";
 import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
-import type { Counters } from "../messages/queries";
+import type { Counters, MessageTouch } from "../messages/queries";
 import type { RoomConversationCache } from "./conversation-cache";
-import { applyTouch, type CheckNeeds, checkInD1, localRow } from "./local-commit";
 import type { MessageIds } from "./message-ids";
-import { KEY_RETENTION_S, type KeptKeys } from "./queries.keys";
-import type { LogEntry, LoggedRequest, MessageLog } from "./queries.wal";
+import { type CheckNeeds, type CheckResult, checkInD1 } from "./queries.check";
+import {
+  KEY_RETENTION_S,
+  type KeptKeys,
+  keysOf,
+  type LogEntry,
+  type LoggedRequest,
+  localRow,
+  type MessageLog,
+} from "./queries.wal";
 import type { Replicator } from "./replicator";
-import type { AppendRequest, AppendResult, Presented } from "./types";
-
-/** A message of a group, once its place came up: what the writer hands over. */
-export type Ready = {
-  req: AppendRequest;
-  /** HTTP and other callers through the stub: answered once the message is in D1. */
-  durable: boolean;
-  seq: number;
-  id: number;
-  resolve: (result: AppendResult) => void;
-  reject: (err: unknown) => void;
-};
+import type { AppendRequest, Presented, Ready } from "./types";
 
 /** How long an HTTP answer waits for D1 before answering from the room's log (D1 failing). */
 const DURABLE_WAIT_MS = 10_000;
@@ -108,10 +104,12 @@ export class RoomCommit {
     if (!cached) {
       needs.conversation = last.conversationId;
     }
+    // A warm room holds all of it: its commit reads nothing.
+    let checked: CheckResult = { stored: new Map() };
     if (needs.keys.length > 0 || needs.keysSince !== null || needs.counters || needs.conversation) {
       this.countRead();
+      checked = await checkInD1(this.db(), needs);
     }
-    const checked = await checkInD1(this.db(), needs);
     const ids = await this.ids.take(group.length);
     // Synchronous from here to the broadcast: the group's place in the order is now.
     if (checked.keys) {
@@ -198,13 +196,10 @@ export class RoomCommit {
   }
 
   /**
-   * D1's counters when read now, plus the log's incoming messages the agents have not seen (this
-   * group's among them); else the counters held, moved by the group. Dropped by every
-   * conversation change passing the room (a read among them), so the read mark is current.
-   */
-  /**
-   * `base`: counters read from D1 with this group (the log's unseen messages are added), or
-   * those the room held (`held`: only this group's are added).
+   * D1's counters when read now (`base`, `held` false), plus the log's incoming messages the
+   * agents have not seen (this group's among them); else the counters held, moved by the group.
+   * Dropped by every conversation change passing the room (a read among them), so the read mark
+   * is current.
    */
   private countersAfter(
     base: Counters,
@@ -230,8 +225,19 @@ export class RoomCommit {
   }
 }
 
-/** The idempotency keys of logged (or directly written) messages, for the room to keep. */
-export const keysOf = (rows: { row: MessageRow }[]) =>
-  rows.flatMap(({ row }) =>
-    row.idempotencyKey ? [{ key: row.idempotencyKey, at: row.createdAt }] : [],
-  );
+/** The conversation's clocks as `touchConversation` moves them in D1 (the same rules). */
+function applyTouch(row: ConversationRow, touch: MessageTouch): ConversationRow {
+  const at = touch.at;
+  const next = { ...row, updatedAt: at };
+  if (touch.kind === "incoming") {
+    next.lastActivityAt = at;
+    next.waitingSince = row.waitingSince ?? at;
+  } else if (touch.kind === "human_reply") {
+    next.lastActivityAt = at;
+    next.waitingSince = null;
+    next.firstReplyCreatedAt = row.firstReplyCreatedAt ?? at;
+  } else if (touch.kind === "activity") {
+    next.lastActivityAt = at;
+  }
+  return next;
+}

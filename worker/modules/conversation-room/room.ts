@@ -29,7 +29,6 @@ import {
   type AppendRequest,
   type MessageView,
   MessageWriter,
-  type Place,
   type Presented,
 } from "./message-writer";
 import { setAsideEvent } from "./set-aside";

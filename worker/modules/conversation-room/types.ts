@@ -1,4 +1,4 @@
-import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
+import type { AttachmentRow, MessageRow } from "../../db/schema";
 import type { Recorder } from "../../events/commit";
 import type { MessageConversationContext } from "../messages/presenter";
 import type {
@@ -66,4 +66,15 @@ export type AppendRequest = {
    * not_found and nothing is stored. Set by the room itself, never logged.
    */
   allowed?: () => boolean;
+};
+
+/** A message of a group, once its place came up: what the writer hands over. */
+export type Ready = {
+  req: AppendRequest;
+  /** HTTP and other callers through the stub: answered once the message is in D1. */
+  durable: boolean;
+  seq: number;
+  id: number;
+  resolve: (result: AppendResult) => void;
+  reject: (err: unknown) => void;
 };

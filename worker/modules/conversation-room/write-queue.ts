@@ -1,5 +1,4 @@
-import type { Ready } from "./room-commit";
-import type { AppendRequest, AppendResult } from "./types";
+import type { AppendRequest, AppendResult, Ready } from "./types";
 
 /** Messages committed in one group at most; keeps a D1 batch well under D1's limits. */
 const MAX_GROUP = 40;

@@ -3,7 +3,6 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { type ConversationRow, conversations, type MessageRow } from "../../db/schema";
 import { inSlices } from "../../lib/bind-limit";
-import type { MessageTouch } from "../messages/queries";
 import {
   type Counters,
   counterStatements,
@@ -12,51 +11,6 @@ import {
   keysSince,
 } from "../messages/queries";
 import type { AppendRequest } from "./types";
-
-/** The row D1 will hold for this message: the insert's values and the columns' defaults. */
-export function localRow(req: AppendRequest, id: number, seq: number): MessageRow {
-  const v = req.values;
-  return {
-    id,
-    accountId: v.accountId,
-    inboxId: v.inboxId,
-    conversationId: req.conversationId,
-    seq,
-    content: v.content ?? null,
-    messageType: v.messageType,
-    contentType: v.contentType ?? "text",
-    contentAttributes: v.contentAttributes ?? {},
-    private: v.private ?? false,
-    status: v.status ?? "sent",
-    sourceId: v.sourceId ?? null,
-    senderType: v.senderType ?? null,
-    senderId: v.senderId ?? null,
-    externalSourceIds: v.externalSourceIds ?? {},
-    additionalAttributes: v.additionalAttributes ?? {},
-    sentiment: v.sentiment ?? {},
-    echoId: v.echoId ?? null,
-    idempotencyKey: v.idempotencyKey ?? null,
-    createdAt: v.createdAt ?? 0,
-    updatedAt: v.updatedAt ?? v.createdAt ?? 0,
-  };
-}
-
-/** The conversation's clocks as `touchConversation` moves them in D1 (the same rules). */
-export function applyTouch(row: ConversationRow, touch: MessageTouch): ConversationRow {
-  const at = touch.at;
-  const next = { ...row, updatedAt: at };
-  if (touch.kind === "incoming") {
-    next.lastActivityAt = at;
-    next.waitingSince = row.waitingSince ?? at;
-  } else if (touch.kind === "human_reply") {
-    next.lastActivityAt = at;
-    next.waitingSince = null;
-    next.firstReplyCreatedAt = row.firstReplyCreatedAt ?? at;
-  } else if (touch.kind === "activity") {
-    next.lastActivityAt = at;
-  }
-  return next;
-}
 
 /** What a group needs to read from D1 before it commits in the room (nothing, when warm). */
 export type CheckNeeds = {
