@@ -4,7 +4,7 @@ import type { Bindings } from "../env";
 import type { Typer } from "../events/types";
 import { createLogger } from "../lib/logger";
 import { holdsSocket } from "./feed-presence";
-import { type Frame, frame, type RoomEvent, type SocketIdentity } from "./protocol";
+import type { Frame, RoomEvent, SocketIdentity } from "./protocol";
 import {
   closeRevoked,
   type Holder,
@@ -14,7 +14,7 @@ import {
   revokedSince,
   revokeInRoom,
 } from "./revocation";
-import { RoomLog } from "./room-log";
+import { RoomFrames } from "./room-frames";
 import { RoomSockets } from "./room-sockets";
 import { ROOM_CONVERSATION_HEADER, type RoomConversation, recordTypingChange } from "./room-typing";
 
@@ -26,23 +26,21 @@ import { ROOM_CONVERSATION_HEADER, type RoomConversation, recordTypingChange } f
  * `F` is the union of the frames it carries.
  */
 export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> {
-  private eventSeq: number;
   /** Broadcasts run in this chain, so frames leave in the order seqs were handed out. */
   private tail: Promise<void> = Promise.resolve();
   private typingRecords: Promise<void> = Promise.resolve();
-  private readonly log: RoomLog;
+  /** Its durable frames: `frames.emit` numbers, keeps and sends one event (synchronously). */
+  protected readonly frames: RoomFrames<F>;
   protected readonly sockets: RoomSockets;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
-    this.eventSeq = ctx.storage.kv.get<number>("event_seq") ?? 0;
-    this.log = new RoomLog(ctx.storage.sql);
+    this.frames = new RoomFrames<F>(ctx);
     const ttl = Number(env.TYPING_TTL_MS);
     const refill = env.FRAME_REFILL_PER_SECOND ? Number(env.FRAME_REFILL_PER_SECOND) : Number.NaN;
     this.sockets = new RoomSockets(
       ctx,
-      this.log,
-      () => this.eventSeq,
+      this.frames,
       (typer, on, isPrivate) => this.recordTyping(typer, on, isPrivate),
       ttl > 0 ? ttl : undefined,
       refill >= 0 ? refill : undefined,
@@ -52,7 +50,7 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
 
   /** Publishes a durable conversation event to everyone allowed to see it. */
   async publish(event: RoomEvent<F>): Promise<void> {
-    await this.enqueue(() => this.emit(event));
+    await this.enqueue(() => this.frames.emit(event));
   }
 
   /** Typing is never stored: it is relayed, and expires unless renewed. */
@@ -157,16 +155,6 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
     if (done) {
       this.ctx.waitUntil(done);
     }
-  }
-
-  /** Takes the next event seq, logs the frames and sends them; all synchronous. */
-  protected emit(event: RoomEvent<F>): void {
-    const seq = ++this.eventSeq;
-    this.ctx.storage.kv.put("event_seq", seq);
-    const agentFrame = frame(event.agent, seq);
-    const contactFrame = event.contact === null ? null : frame(event.contact, seq);
-    this.log.append(seq, agentFrame, contactFrame);
-    this.sockets.broadcast(agentFrame, contactFrame);
   }
 
   /** Runs `step` after every step queued before it; resolves when this one is done. */

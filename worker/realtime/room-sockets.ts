@@ -7,6 +7,7 @@ import {
   type ControlFrame,
   errorFrame,
   FRAME_BUDGET,
+  type Frame,
   frame,
   MAX_CLIENT_FRAME_BYTES,
   MAX_MESSAGE_FRAME_BYTES,
@@ -14,8 +15,7 @@ import {
   TYPING_TTL_MS,
 } from "./protocol";
 import { holderOf, holderTag } from "./revocation";
-import { Fanout, sendAll, socketTags } from "./room-fanout";
-import type { RoomLog } from "./room-log";
+import { type RoomFrames, sendAll, socketTags } from "./room-frames";
 
 type Attachment = SocketIdentity & { connectedAt: number; batch?: boolean };
 type TypingEntry = { typer: Typer; isPrivate: boolean; until: number };
@@ -29,25 +29,23 @@ const CONTACT = "contact";
 
 /**
  * The room's sockets (hibernatable: identity lives in each socket's attachment and tags) and
- * what only concerns them: fan-out by audience, typing with expiry, presence, frame limits.
+ * what only concerns them: accepting and resuming them, typing with expiry, presence, frame
+ * limits; every frame reaches them through `RoomFrames` (room-frames.ts).
  */
 export class RoomSockets {
   /** Frame budgets; lost on hibernation, which only forgives a little. */
   private readonly buckets = new WeakMap<WebSocket, Bucket>();
-  private readonly fanout: Fanout;
 
   constructor(
     private readonly ctx: DurableObjectState,
-    private readonly log: RoomLog,
-    private readonly currentSeq: () => number,
+    /** The room's durable frames (numbered, kept for resume) and the fan-out of every frame. */
+    private readonly frames: RoomFrames<Frame>,
     /** Told of every change of someone's typing state (renewals are not changes). */
     private readonly onTypingChange: TypingChangeHook,
     private readonly typingTtlMs: number = TYPING_TTL_MS,
     /** Replaces every role's refill rate (frames a second); tests set 0 (env.ts). */
     private readonly refillPerSecond?: number,
-  ) {
-    this.fanout = new Fanout(ctx);
-  }
+  ) {}
 
   accept(ws: WebSocket, identity: SocketIdentity, after: number | null, batch = false): void {
     const holder = holderOf(identity);
@@ -56,19 +54,14 @@ export class RoomSockets {
       ...(holder ? [holderTag(holder)] : []),
     ]);
     ws.serializeAttachment({ ...identity, connectedAt: Date.now(), batch } satisfies Attachment);
-    const seq = this.currentSeq();
-    this.fanout.flush();
+    const seq = this.frames.current();
+    this.frames.flush();
     ws.send(frame<ControlFrame>({ event: "ready", data: { role: identity.role, seq } }, seq));
     if (after !== null) {
       this.resume(ws, identity.role, after);
     }
     this.sendTypingState(ws, identity.role);
     this.presence();
-  }
-
-  /** Durable frames (and typing): in seq order, batched for sockets that asked for it. */
-  broadcast(agentFrame: string, contactFrame: string | null): void {
-    this.fanout.broadcast(agentFrame, contactFrame);
   }
 
   /**
@@ -179,9 +172,9 @@ export class RoomSockets {
   private sendTyping(typer: Typer, on: boolean, isPrivate: boolean): void {
     const data = frame<ControlFrame>(
       { event: on ? "typing.on" : "typing.off", data: { typer, is_private: isPrivate } },
-      this.currentSeq(),
+      this.frames.current(),
     );
-    this.broadcast(data, isPrivate ? null : data);
+    this.frames.broadcast(data, isPrivate ? null : data);
   }
 
   /** A newcomer learns who is typing right now. */
@@ -198,7 +191,7 @@ export class RoomSockets {
   }
 
   private resume(ws: WebSocket, role: SocketIdentity["role"], after: number): void {
-    const frames = this.log.since(after, role, this.currentSeq());
+    const frames = this.frames.since(after, role);
     if (frames === null) {
       this.reply(ws, {
         event: "resync",
@@ -206,7 +199,7 @@ export class RoomSockets {
       });
       return;
     }
-    this.fanout.flush();
+    this.frames.flush();
     for (const f of frames) {
       ws.send(f);
     }
@@ -239,7 +232,7 @@ export class RoomSockets {
           contact_online: people.some((a) => a.role === CONTACT),
         },
       },
-      this.currentSeq(),
+      this.frames.current(),
     );
     this.send(here, data);
   }
@@ -271,11 +264,11 @@ export class RoomSockets {
 
   /** One socket's own answer (an ack, an error), after every durable frame it is owed. */
   reply(ws: WebSocket, f: ControlFrame): void {
-    this.send([ws], frame<ControlFrame>(f, this.currentSeq()));
+    this.send([ws], frame<ControlFrame>(f, this.frames.current()));
   }
 
   private send(sockets: WebSocket[], data: string): void {
-    this.fanout.flush();
+    this.frames.flush();
     sendAll(sockets, data);
   }
 }

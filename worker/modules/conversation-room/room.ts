@@ -73,7 +73,7 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
       (at) => {
         void this.armAt(at);
       },
-      (aside) => void this.enqueue(() => this.emit(setAsideEvent(aside))),
+      (aside) => void this.enqueue(() => this.frames.emit(setAsideEvent(aside))),
       this.conversation,
       (conversation, views, counters) => this.toFeed(conversation, views, counters.unread),
     );
@@ -239,8 +239,8 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
     view: MessageView,
   ): Presented {
     const extras = { sender: view.sender, attachments, origin: view.origin };
-    const frames = presentForRoom(event, row, view.context, extras);
-    this.emit(frames);
-    return { presented: frames.agent.data, presentedPublic: frames.contact?.data ?? null };
+    const views = presentForRoom(event, row, view.context, extras);
+    this.frames.emit(views);
+    return { presented: views.agent.data, presentedPublic: views.contact?.data ?? null };
   }
 }

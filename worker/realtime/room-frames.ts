@@ -1,0 +1,155 @@
+import {
+  EVENT_LOG_LIMIT,
+  type Frame,
+  frame,
+  type RoomEvent,
+  type SocketIdentity,
+} from "./protocol";
+
+type Role = SocketIdentity["role"];
+const ROLES: readonly Role[] = ["agent", "contact"];
+
+/** A batch frame stays well under the runtime's 1 MiB message limit. */
+const MAX_BATCH_CHARS = 256 * 1024;
+
+/**
+ * Hibernation tags of a socket: its role (who may see what), and its role with how it takes
+ * durable frames: one frame each, or batched (clients that opted in at connect).
+ */
+export const socketTags = (role: Role, batch: boolean) => [
+  role,
+  `${role}:${batch ? "batch" : "single"}`,
+];
+
+export function sendAll(sockets: WebSocket[], data: string): void {
+  for (const ws of sockets) {
+    try {
+      ws.send(data);
+    } catch {
+      // A dead socket is dropped; the runtime reports its close separately.
+    }
+  }
+}
+
+/**
+ * The frames leaving a room for its audiences. Durable events (`emit`) take the next event seq,
+ * are kept in the room's own SQLite storage so a reconnecting client gets exactly what it missed
+ * (`since`; one frame per audience, `null` when hidden from it), and are sent. Single-frame
+ * sockets get each frame at once; batching sockets get every frame of one turn (a group commit
+ * of many messages) as one WebSocket message, a JSON array in seq order, at the end of the turn:
+ * one send per socket instead of one per frame. Anything else sent to a socket calls `flush`
+ * first, so nothing overtakes a frame that is owed.
+ */
+export class RoomFrames<F extends Frame> {
+  private seq: number;
+  private readonly pending: Record<Role, string[]> = { agent: [], contact: [] };
+  private scheduled = false;
+
+  constructor(private readonly ctx: DurableObjectState) {
+    this.seq = ctx.storage.kv.get<number>("event_seq") ?? 0;
+    ctx.storage.sql.exec(
+      `CREATE TABLE IF NOT EXISTS events (
+         seq INTEGER PRIMARY KEY,
+         agent_frame TEXT,
+         contact_frame TEXT
+       )`,
+    );
+  }
+
+  /** The seq of the last durable event. */
+  current(): number {
+    return this.seq;
+  }
+
+  /** Takes the next event seq, keeps the frames and sends them; all synchronous. */
+  emit(event: RoomEvent<F>): void {
+    const seq = ++this.seq;
+    const { kv, sql } = this.ctx.storage;
+    kv.put("event_seq", seq);
+    const agentFrame = frame(event.agent, seq);
+    const contactFrame = event.contact === null ? null : frame(event.contact, seq);
+    sql.exec(
+      "INSERT INTO events (seq, agent_frame, contact_frame) VALUES (?, ?, ?)",
+      seq,
+      agentFrame,
+      contactFrame,
+    );
+    if (seq % 500 === 0) {
+      sql.exec("DELETE FROM events WHERE seq <= ?", seq - EVENT_LOG_LIMIT);
+    }
+    this.broadcast(agentFrame, contactFrame);
+  }
+
+  /** Frames after `after` for one audience, or null when the log no longer reaches back that far. */
+  since(after: number, audience: Role): string[] | null {
+    if (after >= this.seq) {
+      return [];
+    }
+    const { sql } = this.ctx.storage;
+    const oldest = sql.exec<{ seq: number }>("SELECT min(seq) AS seq FROM events").one().seq;
+    if (oldest === null || oldest > after + 1) {
+      return null;
+    }
+    const column = audience === "agent" ? "agent_frame" : "contact_frame";
+    return sql
+      .exec<{ frame: string | null }>(
+        `SELECT ${column} AS frame FROM events WHERE seq > ? ORDER BY seq`,
+        after,
+      )
+      .toArray()
+      .flatMap((row) => (row.frame === null ? [] : [row.frame]));
+  }
+
+  /** Frames to every socket of each audience (`null`: none for the contact), in order. */
+  broadcast(agentFrame: string, contactFrame: string | null): void {
+    this.queue("agent", agentFrame);
+    if (contactFrame !== null) {
+      this.queue("contact", contactFrame);
+    }
+    if (!this.scheduled) {
+      this.scheduled = true;
+      queueMicrotask(() => this.flush());
+    }
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    for (const role of ROLES) {
+      const frames = this.pending[role];
+      if (frames.length === 0) {
+        continue;
+      }
+      this.pending[role] = [];
+      const sockets = this.ctx.getWebSockets(`${role}:batch`);
+      for (const batch of sockets.length > 0 ? chunks(frames) : []) {
+        sendAll(sockets, batch);
+      }
+    }
+  }
+
+  private queue(role: Role, data: string): void {
+    sendAll(this.ctx.getWebSockets(`${role}:single`), data);
+    this.pending[role].push(data);
+  }
+}
+
+/** One frame alone as itself; several as arrays of at most MAX_BATCH_CHARS. */
+function chunks(frames: string[]): string[] {
+  if (frames.length === 1) {
+    return frames;
+  }
+  const out: string[] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const f of frames) {
+    if (current.length > 0 && size + f.length > MAX_BATCH_CHARS) {
+      out.push(`[${current.join(",")}]`);
+      current = [];
+      size = 0;
+    }
+    current.push(f);
+    size += f.length + 1;
+  }
+  out.push(current.length === 1 ? (current[0] as string) : `[${current.join(",")}]`);
+  return out;
+}
