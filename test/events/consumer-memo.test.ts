@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AsyncListener } from "../../worker/events/outbox-types";
+import { type AsyncListener, batched } from "../../worker/events/outbox-types";
 import { createWorld } from "../support/factories";
 import { createConversationIn } from "../support/factories-conversations";
 import { consume, outboxRows } from "../support/factories-webhooks";
@@ -15,6 +15,23 @@ async function threeEvents() {
   }
   const rows = await outboxRows(w.account.id);
   return rows.filter((r) => r.name === "message_created").map((r) => r.id);
+}
+
+/** A listener reading each event's row through `batched`; a load whose keys `fails` throws. */
+function rowsOf(fails: (keys: number[]) => boolean) {
+  const loads: number[][] = [];
+  const got = new Map<number, string | undefined>();
+  const load = async (keys: number[]) => {
+    loads.push([...keys]);
+    if (fails(keys)) {
+      throw new Error("D1 hiccup");
+    }
+    return new Map(keys.map((k) => [k, `row ${k}`]));
+  };
+  const listener: AsyncListener = async (event, ctx) => {
+    got.set(event.id, await batched(ctx, "rows", event, (e) => e.id, load));
+  };
+  return { listener, loads, got };
 }
 
 describe("the consumer's per-batch memo", () => {
@@ -58,5 +75,46 @@ describe("the consumer's per-batch memo", () => {
     expect(result.acked).toBe(3);
     expect(attempts).toBe(2);
     expect(values).toEqual([2, 2, 2]);
+  });
+
+  it("batched: one load for every event of the batch, each event given its own row", async () => {
+    const ids = await threeEvents();
+    const rows = rowsOf(() => false);
+    const result = await consume(
+      ids.map((id) => ({ kind: "event" as const, id })),
+      { listeners: [rows.listener] },
+    );
+    expect(result.acked).toBe(3);
+    expect(rows.loads).toEqual([ids]);
+    expect(ids.map((id) => rows.got.get(id))).toEqual(ids.map((id) => `row ${id}`));
+  });
+
+  it("batched: when the batch's load fails, each event reads its own row; when that fails, only that event is retried", async () => {
+    const ids = await threeEvents();
+    const [broken] = ids;
+    const rows = rowsOf((keys) => keys.length > 1 || keys[0] === broken);
+    const result = await consume(
+      ids.map((id) => ({ kind: "event" as const, id })),
+      { listeners: [rows.listener] },
+    );
+    expect(result.acked).toBe(2);
+    expect(result.retries.map((r) => r.body)).toEqual([{ kind: "event", id: broken }]);
+    const rest = ids.slice(1);
+    expect(rest.map((id) => rows.got.get(id))).toEqual(rest.map((id) => `row ${id}`));
+    expect(rows.loads[0]).toEqual(ids);
+    expect(rows.loads.filter((k) => k.length === 1).sort()).toEqual(ids.map((id) => [id]).sort());
+  });
+
+  it("changed(): what was loaded before is loaded again", async () => {
+    const ids = await threeEvents();
+    let loads = 0;
+    const seen: number[] = [];
+    const listener: AsyncListener = async (_event, ctx) => {
+      seen.push((await ctx.memo?.("k", async () => ++loads)) ?? -1);
+      ctx.changed?.();
+      seen.push((await ctx.memo?.("k", async () => ++loads)) ?? -1);
+    };
+    await consume([{ kind: "event", id: ids[0] ?? 0 }], { listeners: [listener] });
+    expect(seen).toEqual([1, 2]);
   });
 });

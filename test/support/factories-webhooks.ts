@@ -1,6 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import * as t from "../../worker/db/schema";
+import type { Bindings } from "../../worker/env";
 import { type ConsumerOptions, consumeBatch } from "../../worker/events/consumer";
 import type { QueueMessage } from "../../worker/events/queue-messages";
 import { createLogger } from "../../worker/lib/logger";
@@ -84,8 +85,15 @@ export function recordingOutbound(answer: Answer = () => new Response("ok"), dns
 
 let messageSeq = 0;
 
-/** Runs the queue consumer over `bodies` as one batch; returns the queue's ack/retry verdicts. */
-export async function consume(bodies: QueueMessage[], opts: ConsumerOptions = {}) {
+/**
+ * Runs the queue consumer over `bodies` as one batch (with `bindings`, e.g. a counting DB);
+ * returns the queue's ack/retry verdicts.
+ */
+export async function consume(
+  bodies: QueueMessage[],
+  opts: ConsumerOptions = {},
+  bindings: Bindings = env as Bindings,
+) {
   const batch = createMessageBatch<QueueMessage>(
     "parley-events",
     bodies.map((body) => ({ id: `m${++messageSeq}`, timestamp: Date.now(), attempts: 1, body })),
@@ -102,7 +110,7 @@ export async function consume(bodies: QueueMessage[], opts: ConsumerOptions = {}
       },
     });
   }
-  await consumeBatch(batch, env, { log: createLogger({}, () => {}), ...opts });
+  await consumeBatch(batch, bindings, { log: createLogger({}, () => {}), ...opts });
   const result = await getQueueResult(batch, ctx);
   const ids = batch.messages.map((m) => m.id);
   return {

@@ -40,13 +40,12 @@ const eventRetryDelay = (attempts: number) => Math.min(300, 5 * 2 ** Math.max(0,
 
 async function runEvent(
   ctx: AsyncListenerContext,
-  row: OutboxRow | undefined,
+  event: OutboxEvent | undefined,
   listeners: readonly AsyncListener[],
 ) {
-  if (!row) {
+  if (!event) {
     return; // pruned, or its account is gone
   }
-  const event = toEvent(row);
   const failures: unknown[] = [];
   for (const listener of listeners) {
     try {
@@ -56,8 +55,28 @@ async function runEvent(
     }
   }
   if (failures.length > 0) {
-    throw new AggregateError(failures, `event ${row.id}: ${failures.length} listener(s) failed`);
+    throw new AggregateError(failures, `event ${event.id}: ${failures.length} listener(s) failed`);
   }
+}
+
+/** The batch's shared reads: each key loaded once, until a listener says it changed things. */
+function batchMemo() {
+  let shared = new Map<string, Promise<unknown>>();
+  const memo = <T>(key: string, load: () => Promise<T>) => {
+    const map = shared;
+    if (!map.has(key)) {
+      // A failed load is not kept: the next event of the batch tries again.
+      map.set(
+        key,
+        load().catch((err) => {
+          map.delete(key);
+          throw err;
+        }),
+      );
+    }
+    return map.get(key) as Promise<T>;
+  };
+  return { memo, changed: () => (shared = new Map()) };
 }
 
 /**
@@ -72,38 +91,27 @@ export async function consumeBatch(
 ): Promise<void> {
   const log = opts.log ?? createLogger({ source: "queue" });
   const registered = handlers();
-  const shared = new Map<string, Promise<unknown>>();
+  const db = createDb(env.DB);
+  // Every event of the batch in one read.
+  const eventIds = batch.messages.flatMap((m) => (m.body.kind === "event" ? [m.body.id] : []));
+  const events = new Map((await findOutboxRows(db, eventIds)).map((r) => [r.id, toEvent(r)]));
   const ctx: AsyncListenerContext = {
     env,
-    db: createDb(env.DB),
+    db,
     now: nowSeconds,
     outbound: opts.outbound ?? realOutbound,
     log,
-    memo: <T>(key: string, load: () => Promise<T>) => {
-      if (!shared.has(key)) {
-        // A failed load is not kept: the next event of the batch tries again.
-        shared.set(
-          key,
-          load().catch((err) => {
-            shared.delete(key);
-            throw err;
-          }),
-        );
-      }
-      return shared.get(key) as Promise<T>;
-    },
+    ...batchMemo(),
+    batch: eventIds.flatMap((id) => events.get(id) ?? []),
   };
   const listeners = opts.listeners ?? registered.queued;
-  // Every event of the batch in one read.
-  const eventIds = batch.messages.flatMap((m) => (m.body.kind === "event" ? [m.body.id] : []));
-  const rows = new Map((await findOutboxRows(ctx.db, eventIds)).map((r) => [r.id, r]));
   const done: number[] = [];
   await Promise.all(
     batch.messages.map(async (message) => {
       const body = message.body;
       try {
         if (body.kind === "event") {
-          await runEvent(ctx, rows.get(body.id), listeners);
+          await runEvent(ctx, events.get(body.id), listeners);
           message.ack();
           done.push(body.id);
           return;

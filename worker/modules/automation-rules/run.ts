@@ -19,6 +19,8 @@ export type AutomationRuntime = {
   log: (entry: Record<string, unknown>) => void;
   /** The queue batch's memo (rules are read once per batch and account). */
   memo?: AsyncListenerContext["memo"];
+  /** Told when a rule's actions ran: the batch's shared reads are stale from then on. */
+  changed?: () => void;
 };
 
 const DIRECT: Partial<Record<OutboxEvent["name"], RuleEvent>> = {
@@ -70,7 +72,7 @@ export async function runAutomation(event: OutboxEvent, rt: AutomationRuntime): 
       changedAttributes: event.payload.changed_attributes,
       now: rt.now(),
     }),
-    findAccount(rt.db, event.accountId),
+    memoized(rt, `account:${event.accountId}`, () => findAccount(rt.db, event.accountId)),
   ]);
   if (!loaded || !account) {
     return;
@@ -97,5 +99,6 @@ export async function runAutomation(event: OutboxEvent, rt: AutomationRuntime): 
     });
     // Relays the rule's outbox rows and runs the sync (realtime) listeners.
     await deps.events.flush();
+    rt.changed?.();
   }
 }

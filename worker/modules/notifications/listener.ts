@@ -1,16 +1,20 @@
 import type { ConversationRow, NotificationType } from "../../db/schema";
-import type { AsyncListener, AsyncListenerContext, OutboxEvent } from "../../events/outbox-types";
-import { findById } from "../conversations/queries";
+import {
+  type AsyncListener,
+  type AsyncListenerContext,
+  memoized,
+  type OutboxEvent,
+} from "../../events/outbox-types";
 import { inboxMemberIds } from "../inboxes/queries";
 import { feedFor } from "../live/stubs";
-import { findMessage } from "../messages/queries";
+import { eventConversation, eventMessage } from "../webhooks/queries.batch";
 import { DEFAULT_FLAGS, subscribed } from "./flags";
 import { mentionedIds } from "./mentions";
 import { presentNotification } from "./presenter";
-import { findNotificationsByIds, insertNotifications, settingsOf, unreadCount } from "./queries";
+import { insertCounting, settingsOf } from "./queries";
 import {
   addParticipantRows,
-  participantIds,
+  eventParticipantIds,
   teamMemberIdsOf,
   upsertMentions,
   usersWithInboxAccess,
@@ -23,12 +27,13 @@ type Planned = { userId: number; type: NotificationType; actor?: { type: string;
  * user and event, only for users subscribed to the type, never for whoever acted; each new one
  * is sent live on the account feed to its user alone. Registered as a queue handler, so it runs
  * at least once per outbox event; the (user, event, type) key makes a second run write nothing.
+ * The conversation, message and participants are read once per queue batch for all its events.
  */
 export const notificationListener: AsyncListener = async (event, ctx) => {
   if (event.conversationId === null) {
     return;
   }
-  const conversation = await findById(ctx.db, event.conversationId);
+  const conversation = await eventConversation(ctx, event);
   if (!conversation) {
     return;
   }
@@ -79,8 +84,7 @@ async function messagePlan(
   ctx: AsyncListenerContext,
   conversation: ConversationRow,
 ): Promise<Planned[]> {
-  const id = event.payload.message_id;
-  const message = id === undefined ? undefined : await findMessage(ctx.db, conversation.id, id);
+  const message = await eventMessage(ctx, event);
   // Chatwoot's notifiable messages: incoming and outgoing (private notes included).
   if (!message || (message.messageType !== 0 && message.messageType !== 1)) {
     return [];
@@ -112,7 +116,7 @@ async function messagePlan(
   if (assignee !== null && assignee !== senderId) {
     planned.push({ userId: assignee, type: "assigned_conversation_new_message", actor });
   }
-  for (const userId of await participantIds(ctx.db, conversation.id)) {
+  for (const userId of await eventParticipantIds(ctx, event)) {
     if (userId !== senderId) {
       planned.push({ userId, type: "participating_conversation_new_message", actor });
     }
@@ -130,10 +134,12 @@ async function notify(
   if (planned.length === 0) {
     return;
   }
-  const settings = await settingsOf(
-    ctx.db,
-    event.accountId,
-    planned.map((p) => p.userId),
+  const userIds = planned.map((p) => p.userId);
+  // The events of a batch mostly notify the same few users.
+  const settings = await memoized(
+    ctx,
+    `settings:${event.accountId}:${[...userIds].sort((a, b) => a - b).join(",")}`,
+    () => settingsOf(ctx.db, event.accountId, userIds),
   );
   const flagsOf = (userId: number) => {
     const row = settings.find((s) => s.userId === userId);
@@ -154,22 +160,22 @@ async function notify(
       createdAt: at,
       updatedAt: at,
     }));
-  const made = await insertNotifications(ctx.db, rows);
-  if (made.length === 0) {
+  if (rows.length === 0) {
     return;
   }
-  const loaded = await findNotificationsByIds(
-    ctx.db,
-    made.map((m) => m.id),
-  );
+  // The new rows and their users' unread counts in one transaction: each count holds its row.
+  const { made, unread } = await insertCounting(ctx.db, event.accountId, rows, at);
   const feed = feedFor(ctx.env, event.accountId);
   await Promise.all(
-    loaded.map(async (row) => {
-      const unread_count = await unreadCount(ctx.db, event.accountId, row.notification.userId, at);
-      const data = { notification: presentNotification(row), unread_count };
+    made.map(async (notification) => {
+      const unread_count = unread.get(notification.userId) ?? 0;
+      const data = {
+        notification: presentNotification({ notification, conversation }),
+        unread_count,
+      };
       await feed.publish({
         frame: { event: "notification.created", data },
-        userId: row.notification.userId,
+        userId: notification.userId,
       });
     }),
   );

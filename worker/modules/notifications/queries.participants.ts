@@ -9,6 +9,7 @@ import {
   teams,
   users,
 } from "../../db/schema";
+import { type AsyncListenerContext, batched, type OutboxEvent } from "../../events/outbox-types";
 
 /** A conversation's participants as agents of its account. */
 export const listParticipants = (db: Db, accountId: number, conversationId: number) =>
@@ -24,14 +25,36 @@ export const listParticipants = (db: Db, accountId: number, conversationId: numb
     .orderBy(asc(conversationParticipants.id))
     .all();
 
-export const participantIds = async (db: Db, conversationId: number) =>
-  (
-    await db
-      .select({ userId: conversationParticipants.userId })
-      .from(conversationParticipants)
-      .where(eq(conversationParticipants.conversationId, conversationId))
-      .all()
-  ).map((r) => r.userId);
+/** The participants of each of `conversationIds` (by user id, as one conversation's index gives them). */
+export async function participantIdsOf(db: Db, conversationIds: number[]) {
+  const rows = await db
+    .select({
+      conversationId: conversationParticipants.conversationId,
+      userId: conversationParticipants.userId,
+    })
+    .from(conversationParticipants)
+    .where(inArray(conversationParticipants.conversationId, conversationIds))
+    .orderBy(asc(conversationParticipants.conversationId), asc(conversationParticipants.userId))
+    .all();
+  const out = new Map<number, number[]>();
+  for (const r of rows) {
+    out.set(r.conversationId, [...(out.get(r.conversationId) ?? []), r.userId]);
+  }
+  return out;
+}
+
+/** A new message's conversation's participants, read once per queue batch for all its events. */
+export const eventParticipantIds = async (
+  ctx: Pick<AsyncListenerContext, "db" | "memo" | "batch">,
+  event: OutboxEvent,
+) =>
+  (await batched(
+    ctx,
+    "participants",
+    event,
+    (e) => (e.name === "message_created" && e.conversationId) || undefined,
+    (ids) => participantIdsOf(ctx.db, ids),
+  )) ?? [];
 
 export const addParticipantRows = (
   db: Db,

@@ -62,16 +62,6 @@ export const findNotification = (db: Db, accountId: number, userId: number, id: 
     .where(and(mine(accountId, userId), eq(notifications.id, id)))
     .get();
 
-export const findNotificationsByIds = (db: Db, ids: number[]) =>
-  ids.length === 0
-    ? Promise.resolve([])
-    : db
-        .select(withConversation)
-        .from(notifications)
-        .innerJoin(conversations, eq(conversations.id, notifications.conversationId))
-        .where(inArray(notifications.id, ids))
-        .all();
-
 export const updateNotification = (
   db: Db,
   accountId: number,
@@ -111,15 +101,35 @@ export const deleteNotifications = (db: Db, accountId: number, userId: number, o
     .delete(notifications)
     .where(and(mine(accountId, userId), onlyRead ? isNotNull(notifications.readAt) : undefined));
 
-/** New rows; one already made for the same user, event and type is skipped (an event seen twice). */
-export const insertNotifications = (db: Db, rows: NewNotification[]) =>
-  rows.length === 0
-    ? Promise.resolve([] as { id: number; userId: number }[])
-    : db
-        .insert(notifications)
-        .values(rows)
-        .onConflictDoNothing()
-        .returning({ id: notifications.id, userId: notifications.userId });
+/**
+ * New rows (one already made for the same user, event and type is skipped: an event seen twice),
+ * answered whole in insert order; and in the same transaction after them the unread count of
+ * each of the rows' users (as `unreadCount`), so each count includes the row it is sent with.
+ */
+export async function insertCounting(
+  db: Db,
+  accountId: number,
+  rows: NewNotification[],
+  now: number,
+) {
+  const userIds = [...new Set(rows.map((r) => r.userId))];
+  const [made, counts] = await db.batch([
+    db.insert(notifications).values(rows).onConflictDoNothing().returning(),
+    db
+      .select({ userId: notifications.userId, n: count() })
+      .from(notifications)
+      .where(
+        and(
+          eq(notifications.accountId, accountId),
+          inArray(notifications.userId, userIds),
+          visible(now),
+          isNull(notifications.readAt),
+        ),
+      )
+      .groupBy(notifications.userId),
+  ]);
+  return { made, unread: new Map(counts.map((c) => [c.userId, c.n])) };
+}
 
 export const settingsOf = (db: Db, accountId: number, userIds: number[]) =>
   userIds.length === 0

@@ -1,14 +1,13 @@
 import type { ConversationRow, InboxRow } from "../../db/schema";
 import { createDeps } from "../../events/deps";
-import type { AsyncListener } from "../../events/outbox-types";
+import { type AsyncListener, memoized } from "../../events/outbox-types";
 import { findAccount } from "../accounts/queries";
 import { findContact } from "../contacts/queries";
 import type { ConversationScope } from "../conversations/access";
-import { findById } from "../conversations/queries";
 import { findInboxById } from "../inboxes/queries.public";
-import { findMessage } from "../messages/queries";
 import { createMessage } from "../messages/service";
 import { openIntervals, wallClock, zonedToUtc } from "../reports/hours";
+import { eventConversation, eventMessage } from "../webhooks/queries.batch";
 import { emailAsked, hasRepliesOrTemplates, repliedSince, templateSince } from "./queries";
 
 const INCOMING = 0;
@@ -87,23 +86,36 @@ export async function templatesFor(
   return out;
 }
 
-/** The queue handler: a contact's message (message_created, incoming) runs the rules once. */
+/**
+ * The queue handler: a contact's message (message_created, incoming) runs the rules once. The
+ * message, conversation, inbox and account are read once per queue batch; what the rules check
+ * (replies, templates sent, the contact's email) is read per event, as earlier events of the
+ * batch may have changed it.
+ */
 export const templatesListener: AsyncListener = async (event, ctx) => {
-  const messageId = event.payload.message_id;
-  if (event.name !== "message_created" || event.conversationId === null || !messageId) {
+  if (event.name !== "message_created" || event.conversationId === null) {
     return;
   }
-  const message = await findMessage(ctx.db, event.conversationId, messageId);
+  const message = await eventMessage(ctx, event);
   if (!message || message.messageType !== INCOMING) {
     return;
   }
-  const conversation = await findById(ctx.db, event.conversationId);
-  const inbox = conversation ? await findInboxById(ctx.db, conversation.inboxId) : undefined;
+  const conversation = await eventConversation(ctx, event);
+  const inbox = conversation
+    ? await memoized(ctx, `inbox:${conversation.inboxId}`, () =>
+        findInboxById(ctx.db, conversation.inboxId),
+      )
+    : undefined;
   if (!conversation || !inbox) {
     return;
   }
   const templates = await templatesFor(ctx.db, inbox, conversation, message.createdAt);
-  const account = templates.length > 0 ? await findAccount(ctx.db, conversation.accountId) : null;
+  const account =
+    templates.length > 0
+      ? await memoized(ctx, `account:${conversation.accountId}`, () =>
+          findAccount(ctx.db, conversation.accountId),
+        )
+      : null;
   if (!account) {
     return;
   }
