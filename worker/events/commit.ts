@@ -20,6 +20,25 @@ export const recorderOf = (deps: Deps): Recorder => ({
 });
 
 /**
+ * An outbox event's payload as recorded (the recorder's stamp over the event's data), and the
+ * ids only the batch knows (`refs`, set into the payload by SQL).
+ */
+export function outboxPayload(e: AnyDomainEvent, by: Recorder) {
+  const payload: Stamp & Record<string, unknown> = { performed_by: by.performedBy, ...e.data };
+  if (by.origin) {
+    payload.origin ??= by.origin;
+  }
+  const conversation = e.conversation ?? null;
+  const refs: Record<string, SQL> = { ...(e.refs as Record<string, SQL> | undefined) };
+  if (typeof conversation === "number") {
+    payload.conversation_id = conversation;
+  } else if (conversation !== null) {
+    refs.conversation_id = conversation;
+  }
+  return { payload, refs, conversation };
+}
+
+/**
  * The outbox statements of `events` (live-only events write none) and the rows derived from
  * them (registry's `derived`), to append to the batch of the change itself, and how to read
  * back from the batch's results what was recorded. Callers run `prepareDerived` first.
@@ -33,17 +52,7 @@ export function eventWrites(db: Db, events: AnyDomainEvent[], by: Recorder) {
       positions.push(-1);
       continue;
     }
-    const payload: Stamp & Record<string, unknown> = { performed_by: by.performedBy, ...e.data };
-    if (by.origin) {
-      payload.origin ??= by.origin;
-    }
-    const conversation = e.conversation ?? null;
-    const refs: Record<string, SQL> = { ...(e.refs as Record<string, SQL> | undefined) };
-    if (typeof conversation === "number") {
-      payload.conversation_id = conversation;
-    } else if (conversation !== null) {
-      refs.conversation_id = conversation;
-    }
+    const { payload, refs, conversation } = outboxPayload(e, by);
     statements.push(
       ...outboxStatements(db, {
         accountId: e.accountId,

@@ -28,6 +28,33 @@ export type DerivedWrites = {
   prepare?: (db: Db, events: readonly AnyDomainEvent[], at: number) => Promise<void>;
   /** The statements one event adds to the batch, after every outbox row of the batch. */
   statements: (db: Db, event: AnyDomainEvent, at: number) => BatchItem<"sqlite">[];
+  /**
+   * The log writer's form of `statements` for the message_created events of one room's call
+   * (optional: without it, a call whose messages this handler writes for goes the statement by
+   * statement way): the same rows for all of them, as raw SQL text built once, bound per call.
+   */
+  createdMessages?: (messages: CreatedMessage[]) => RawStatement[];
+};
+
+/** SQL text and its bound values, for `D1Database.prepare(sql).bind(...params)`. */
+export type RawStatement = { sql: string; params: unknown[] };
+
+/**
+ * A message.created event of a log writer's call (one conversation, in seq order), with its
+ * conversation's reply clocks as the message found them: the call's earlier messages moved them
+ * (writer-batch.ts), and the conversation row is touched once, after every message's facts.
+ * `firstReplyAt`: the first human reply of the call before it (the row's value stands if set);
+ * `waitingAt` with `waitingReset`: a human reply before it cleared the wait, which then started
+ * at `waitingAt` (or not at all); without: the wait started at `waitingAt` unless it ran already.
+ */
+export type CreatedMessage = {
+  messageId: number;
+  accountId: number;
+  conversationId: number;
+  isPrivate: boolean;
+  firstReplyAt: number | null;
+  waitingReset: boolean;
+  waitingAt: number | null;
 };
 
 /** Who handles events, by where they run. The composition root (worker/wiring.ts) fills it. */

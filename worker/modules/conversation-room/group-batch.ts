@@ -30,7 +30,8 @@ export type Stored = {
 
 const NO_RECORDER: Recorder = { performedBy: SYSTEM, origin: "", at: 0 };
 
-function createdEvent(req: AppendRequest, messageId: number): AnyDomainEvent {
+/** message.created of the message stored under `messageId` (the log writer records it too). */
+export function createdEvent(req: AppendRequest, messageId: number): AnyDomainEvent {
   return {
     name: "message.created",
     accountId: req.values.accountId,

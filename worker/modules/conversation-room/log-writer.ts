@@ -1,28 +1,19 @@
 import { DurableObject } from "cloudflare:workers";
-import { createDb, type Db } from "../../db/client";
+import { createDb } from "../../db/client";
 import type { Bindings } from "../../env";
-import { markSent } from "../../events/queries";
-import { inSlices } from "../../lib/bind-limit";
-import { nowSeconds } from "../../lib/time";
-import { groupBatch } from "./group-batch";
-import type { LoggedRequest } from "./queries.wal";
-import type { AppendRequest } from "./types";
+import { type WriterCall, writerBatch } from "./writer-batch";
+
+export type { WriterCall } from "./writer-batch";
 
 /** Messages in one D1 transaction at most (rooms' calls are not split: one may exceed it alone). */
 const MAX_MESSAGES = 200;
-
-/** One room's write: its oldest logged entries, in seq order, and its outbox sent-marks. */
-export type WriterCall = {
-  entries: { id: number; seq: number; req: LoggedRequest }[];
-  marks: number[];
-};
 
 /** D1 has the room's entries (their outbox rows, to send), or refused them (D1's words). */
 export type WriterAnswer = { ok: true; eventIds: number[] } | { ok: false; error: string };
 
 type Waiting = { call: WriterCall; answer: (a: WriterAnswer) => void };
 /** A call and its statements, built once (a refused transaction retries the same ones). */
-type Part = { w: Waiting; built: Awaited<ReturnType<typeof build>> };
+type Part = { w: Waiting; built: Awaited<ReturnType<typeof writerBatch>> };
 
 /** What D1 said, with its cause when it adds words: the room's repairs and set-aside read them. */
 function words(err: unknown): string {
@@ -35,8 +26,9 @@ function words(err: unknown): string {
 /**
  * The account's log writer (`writer:<accountId>`): its rooms' logs reach D1 through it, many
  * rooms per transaction. The calls that arrive while a transaction is under way go together in
- * the next one (up to MAX_MESSAGES), each room's statements those of group-batch.ts as a room
- * would make them; each room is answered with its own slice. A combined transaction D1 refuses
+ * the next one (up to MAX_MESSAGES), each room's a few statements for all its messages
+ * (writer-batch.ts: the rows group-batch.ts writes message by message); each room is answered
+ * with its own slice. A combined transaction D1 refuses
  * is tried again room by room, so one room's refused message (or a conflict its repair sorts
  * out) fails that room alone. It holds nothing durable: each room keeps its log until its answer
  * says D1 has it, and makes one call at a time (its seq order holds). It counts its transactions
@@ -95,22 +87,22 @@ export class LogWriter extends DurableObject<Bindings> {
     const parts: Part[] = [];
     for (const w of calls) {
       try {
-        parts.push({ w, built: await build(db, w.call) });
+        parts.push({ w, built: await writerBatch(db, this.env.DB, w.call) });
       } catch (err) {
         w.answer({ ok: false, error: words(err) });
       }
     }
-    await this.commit(db, parts);
+    await this.commit(parts);
   }
 
   /** One D1 transaction for `parts`; refused, the same statements again room by room. */
-  private async commit(db: Db, parts: Part[]): Promise<void> {
+  private async commit(parts: Part[]): Promise<void> {
     if (parts.length === 0) {
       return;
     }
-    let results: unknown[][];
+    let results: D1Result[];
     try {
-      results = (await db.batch(parts.flatMap((p) => p.built.statements) as never)) as unknown[][];
+      results = await this.env.DB.batch(parts.flatMap((p) => p.built.statements));
     } catch (err) {
       this.count(0);
       if (parts.length === 1) {
@@ -119,7 +111,7 @@ export class LogWriter extends DurableObject<Bindings> {
       }
       // Room by room: what D1 refused fails only the room it came from.
       for (const part of parts) {
-        await this.commit(db, [part]);
+        await this.commit([part]);
       }
       return;
     }
@@ -149,18 +141,6 @@ export class LogWriter extends DurableObject<Bindings> {
     kv.put("d1_batches", this.counted.batches);
     kv.put("d1_messages", this.counted.messages);
   }
-}
-
-/** A room's statements: its messages as groupBatch makes them, then its outbox sent-marks. */
-async function build(db: Db, call: WriterCall) {
-  const group = call.entries.map((e) => ({ req: e.req as AppendRequest, seq: e.seq, id: e.id }));
-  const batch = await groupBatch(db, group, { counters: false, rows: false });
-  const at = nowSeconds();
-  const marks = inSlices(call.marks).map((ids) => markSent(db, ids, at));
-  return {
-    statements: [...batch.statements, ...marks],
-    eventIds: (results: unknown[][]) => batch.read(results).stored.flatMap((s) => s.eventIds),
-  };
 }
 
 /** The RPC surface of a writer stub (re-typed from the class: see stub.ts). */

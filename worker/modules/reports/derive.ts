@@ -1,7 +1,7 @@
-import { type SQL, sql } from "drizzle-orm";
+import { placeholder, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
-import type { DerivedWrites } from "../../events/registry";
+import type { CreatedMessage, DerivedWrites } from "../../events/registry";
 import type { AnyDomainEvent, ChangedAttributes, IdRef } from "../../events/types";
 import { nowSeconds } from "../../lib/time";
 import { ensureCalendars } from "./calendar";
@@ -9,6 +9,7 @@ import {
   assigneeRecorded,
   type Fact,
   fromConversation,
+  fromCreatedMessages,
   fromMessage,
   HUMAN_REPLY,
   hasFact,
@@ -16,6 +17,7 @@ import {
   insertFacts,
   labelIdOf,
   lastFactAt,
+  prepareCreatedFacts,
   statusRecorded,
 } from "./queries.facts";
 
@@ -95,29 +97,28 @@ function statusFacts(
  * derived rows before its touch): a human reply with no first reply yet is the first response
  * (from creation, or from the bot handoff); a later one ends a customer's wait (reply time).
  */
-function messageFacts(ref: IdRef): FactDraft[] {
+function messageFacts(from: (where: SQL) => SQL): FactDraft[] {
   const at = sql`m.created_at`;
   const sender = sql`m.sender_id`;
   const handoff = lastFactAt("conversation_bot_handoff");
   return [
-    moment("message_incoming", at, fromMessage(ref, sql`AND m.message_type = 0`)),
+    moment("message_incoming", at, from(sql`AND m.message_type = 0`)),
     moment(
       "message_outgoing",
       at,
-      fromMessage(ref, sql`AND m.message_type = 1`),
+      from(sql`AND m.message_type = 1`),
       sql`CASE WHEN m.sender_type = 'User' THEN m.sender_id END`,
     ),
     {
       name: "first_response",
-      from: fromMessage(ref, sql`${HUMAN_REPLY} AND c.first_reply_created_at IS NULL`),
+      from: from(sql`${HUMAN_REPLY} AND c.first_reply_created_at IS NULL`),
       start: sql`COALESCE(${handoff}, c.created_at)`,
       end: at,
       user: sender,
     },
     {
       name: "reply_time",
-      from: fromMessage(
-        ref,
+      from: from(
         sql`${HUMAN_REPLY} AND c.first_reply_created_at IS NOT NULL AND c.waiting_since IS NOT NULL`,
       ),
       start: sql`c.waiting_since`,
@@ -175,7 +176,7 @@ export function factsOf(e: AnyDomainEvent, at: number): FactDraft[] {
         return [];
       }
       const message = e.refs?.message_id ?? (e.data as { message_id?: number }).message_id;
-      return message === undefined ? [] : messageFacts(message);
+      return message === undefined ? [] : messageFacts((where) => fromMessage(message, where));
     }
     default:
       return [];
@@ -195,6 +196,30 @@ const inboxesOf = (events: readonly AnyDomainEvent[]) =>
  */
 const FACTS_PER_STATEMENT = 4;
 
+/** The facts of a log writer's call's messages, one statement for the call (SQL built once). */
+let createdFacts: ReturnType<typeof prepareCreatedFacts> | undefined;
+
+/** A call's public messages (a private note has no facts) in one statement. */
+function createdMessagesFacts(all: CreatedMessage[]) {
+  const counted = all.filter((m) => !m.isPrivate);
+  const first = counted[0];
+  if (!first) {
+    return [];
+  }
+  createdFacts ??= prepareCreatedFacts(
+    messageFacts(fromCreatedMessages).map((f) => ({ ...f, accountId: placeholder("account") })),
+  );
+  const messages = JSON.stringify(
+    counted.map((m) => [m.messageId, m.firstReplyAt, m.waitingReset ? 1 : 0, m.waitingAt]),
+  );
+  const params = createdFacts.bind({
+    messages,
+    conversation: first.conversationId,
+    account: first.accountId,
+  });
+  return [{ sql: createdFacts.sql, params }];
+}
+
 /** Reporting events (and, by trigger, their rollups) in the batch of their domain events. */
 export const reportingWrites: DerivedWrites = {
   prepare: (db, events, at) => ensureCalendars(db, inboxesOf(events), at || nowSeconds()),
@@ -206,4 +231,5 @@ export const reportingWrites: DerivedWrites = {
     }
     return statements;
   },
+  createdMessages: createdMessagesFacts,
 };

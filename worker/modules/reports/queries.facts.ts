@@ -1,4 +1,5 @@
-import { type SQL, sql } from "drizzle-orm";
+import { fillPlaceholders, type Placeholder, placeholder, type SQL, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { agentBotInboxes, eventOutbox, labels, messages, reportingEvents } from "../../db/schema";
 import type { IdRef } from "../../events/types";
@@ -12,7 +13,7 @@ import { businessClock } from "./queries.calendar";
  */
 export type Fact = {
   name: string;
-  accountId: number;
+  accountId: number | Placeholder;
   /** FROM … WHERE … naming `c` (conversations) and optionally `m` (messages). */
   from: SQL;
   start: SQL;
@@ -53,6 +54,57 @@ export const insertFacts = (db: Db, facts: Fact[]) =>
       sql` UNION ALL `,
     ),
   );
+
+const COLUMNS = sql.raw(
+  "id, account_id, name, value, value_in_business_hours, inbox_id, user_id, team_id, conversation_id, event_start_time, event_end_time, created_at, label_id",
+);
+
+/** factRow with its columns named, and its message's place `k` and its own `i` to order by. */
+const keyedFactRow = (f: Fact, i: number) =>
+  sql`SELECT NULL AS id, ${f.accountId} AS account_id, ${f.name} AS name, f.e - f.s AS value,
+      ${businessSeconds(f)} AS value_in_business_hours,
+      f.inbox AS inbox_id, f.u AS user_id, f.team AS team_id, f.cid AS conversation_id,
+      f.s AS event_start_time, f.e AS event_end_time, f.e AS created_at, f.label AS label_id,
+      f.k AS k, ${sql.raw(String(i))} AS i
+    FROM (SELECT (${f.start}) AS s, (${f.end}) AS e, ${f.user} AS u, c.inbox_id AS inbox,
+      c.team_id AS team, c.id AS cid, ${f.label ?? sql`NULL`} AS label, c.k AS k
+      ${f.from}) f`;
+
+/**
+ * The facts of a log writer's call (`facts` over `fromCreatedMessages`) in one statement, its
+ * SQL text built once: the rows in the order the statements of each message in turn write them
+ * (by message, then in the order given). `bind` gives the values for a call's messages.
+ */
+export function prepareCreatedFacts(facts: Fact[]) {
+  const { sql: text, params } = new SQLiteAsyncDialect().sqlToQuery(
+    sql`INSERT INTO ${reportingEvents} (${COLUMNS}) SELECT ${COLUMNS} FROM (${sql.join(
+      facts.map(keyedFactRow),
+      sql` UNION ALL `,
+    )}) ORDER BY k, i`,
+  );
+  return {
+    sql: text,
+    bind: (values: { messages: string; conversation: number; account: number }) =>
+      fillPlaceholders(params, values),
+  };
+}
+
+/**
+ * A log writer's call's messages as `m`, each with its conversation as `c` as the message found
+ * it (CreatedMessage in events/registry.ts: the call's earlier messages moved its reply clocks,
+ * and the row is touched once, after every fact), from one JSON parameter of
+ * `[id, firstReplyAt, waitingReset, waitingAt]` per message; `c.k` is the message's place.
+ */
+export const fromCreatedMessages = (where: SQL = sql``) =>
+  sql`FROM (SELECT j.key AS k, j.value ->> 0 AS message_id, c0.id AS id,
+      c0.account_id AS account_id, c0.inbox_id AS inbox_id, c0.team_id AS team_id,
+      c0.assignee_id AS assignee_id, c0.created_at AS created_at,
+      coalesce(c0.first_reply_created_at, j.value ->> 1) AS first_reply_created_at,
+      CASE WHEN j.value ->> 2 THEN j.value ->> 3
+        ELSE coalesce(c0.waiting_since, j.value ->> 3) END AS waiting_since
+    FROM json_each(${placeholder("messages")}) j
+    JOIN conversations c0 ON c0.id = ${placeholder("conversation")}) c
+    JOIN ${messages} m ON m.id = c.message_id WHERE 1 ${where}`;
 
 /** The conversation `ref` as `c`, with `where` (SQL starting with AND) added. */
 export const fromConversation = (ref: IdRef, where: SQL = sql``) =>
