@@ -14,14 +14,12 @@ import { RoomBase } from "../../realtime/room-base";
 import { RoomRelay } from "../../realtime/room-relay";
 import type { RoomConversation } from "../../realtime/room-typing";
 import type { RoomFrame } from "../live/frames";
-import { messageFeedFrame } from "../live/presenter";
 import { type FeedStub, feedFor } from "../live/stubs";
-import { presentForRoom } from "../messages/presenter";
+import { presentForFeed, presentForRoom } from "../messages/presenter";
 import type { NewMessage } from "../messages/queries";
 import { reopenAfter } from "../messages/service";
 import { markRead } from "../socket-actions/read";
-import { messageRequest } from "../socket-actions/send";
-import { SocketSenders, senderScope } from "../socket-actions/senders";
+import { messageRequest, SocketSenders, senderScope } from "../socket-actions/send";
 import { RoomConversationCache } from "./conversation-cache";
 import { writerFor } from "./log-writer";
 import { type UpdateRecorder, writeMessageUpdate } from "./message-update";
@@ -84,7 +82,7 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
    * forget: the room's order does not wait on the feed; one stub keeps the frames in order.
    */
   private toFeed(conversation: ConversationRow, views: Presented[], unread: number): void {
-    const frame = messageFeedFrame(
+    const frame = presentForFeed(
       conversation,
       views.map((v) => v.presented),
       unread,

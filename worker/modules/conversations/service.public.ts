@@ -5,6 +5,7 @@ import { PublicContactInputSchema } from "../contacts/schema.public";
 import type { AppendResult } from "../conversation-room/types";
 import { checkSubmission } from "../csat/service";
 import { findMessage, newestSeq } from "../messages/queries";
+import { asContactMessage, type ContactMessageInput } from "../messages/schema.requests";
 import { createMessage, type MessageScope } from "../messages/service";
 import { updateMessage } from "../messages/service.changes";
 import { MESSAGE_TYPE_CODES } from "../messages/types";
@@ -138,12 +139,6 @@ export async function sendAsContact(
   // The widget retries with the same echo_id: the room answers a retry with the first message.
   return createMessage(scope, row, asContactMessage(input));
 }
-
-type ContactMessageInput = { content?: string | null; echoId?: string; files?: File[] };
-
-/** A visitor's message, over HTTP or a socket: always incoming, sent by the contact. */
-export const asContactMessage = (input: ContactMessageInput) =>
-  ({ ...input, messageType: "incoming" }) as const;
 
 /** An input_email's answer: `[{name: "email", value}]` as the widget sends it, or `{email}`. */
 function submittedEmail(submitted: unknown): string {

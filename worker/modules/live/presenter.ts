@@ -1,12 +1,9 @@
-import type { ConversationRow } from "../../db/schema";
 import type { CommittedEvent } from "../../events/types";
 import type { RoomEvent } from "../../realtime/protocol";
 import {
   presentConversationForContact,
   presentConversationSummary,
 } from "../conversations/presenter";
-import type { Message } from "../messages/schema";
-import { MESSAGE_TYPE_CODES } from "../messages/types";
 import type { FeedFrame, LiveAssignee, RoomFrame } from "./frames";
 
 /** What one committed event shows: to the conversation's room and/or to the account feed. */
@@ -17,7 +14,8 @@ export type LiveExtras = { assignee?: LiveAssignee };
 
 /**
  * The one mapping from a committed conversation event to its live frames. Message and typing
- * frames are not here: the room that commits them sends them, in seq order.
+ * frames are not here: the room that commits them sends them, in seq order (a message's frames,
+ * the feed's among them, come from its presenter: `presentForRoom`, `presentForFeed`).
  */
 export function liveFramesOf(
   { event, conversation }: CommittedEvent,
@@ -84,29 +82,4 @@ export function liveFramesOf(
     default:
       return {};
   }
-}
-
-/**
- * The account feed's frame for a group of messages the room committed: its last non-activity
- * message (activity messages come with conversation events of their own) and the conversation
- * as the write left it, so a list moves without reading it again; null when there is none. A
- * private note is included: the feed only speaks to agents of the conversation's inbox.
- */
-export function messageFeedFrame(
-  conversation: ConversationRow,
-  messages: Message[],
-  unreadCount: number,
-): FeedFrame | null {
-  const last = [...messages].reverse().find((m) => m.message_type !== MESSAGE_TYPE_CODES.activity);
-  if (!last) {
-    return null;
-  }
-  return {
-    event: "message.created",
-    data: {
-      ...presentConversationSummary(conversation),
-      unread_count: unreadCount,
-      last_non_activity_message: last,
-    },
-  };
 }

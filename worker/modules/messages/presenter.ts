@@ -1,9 +1,11 @@
-import type { AttachmentRow, MessageRow } from "../../db/schema";
+import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
 import { isoFromSeconds } from "../../lib/time";
+import { presentConversationSummary } from "../conversations/presenter";
 import { fileUrl } from "../files/storage";
+import type { FeedFrame } from "../live/frames";
 import type { ConversationWebhook, MessageWebhook } from "../webhooks/schema.payloads";
 import type { Attachment, Message, PublicMessage, Sender } from "./schema";
-import { MESSAGE_TYPE_NAMES } from "./types";
+import { MESSAGE_TYPE_CODES, MESSAGE_TYPE_NAMES } from "./types";
 
 /** What a message needs from its conversation, loaded once per conversation, not per message. */
 export type MessageConversationContext = {
@@ -131,6 +133,32 @@ export function presentForRoom<E extends "message.created" | "message.updated">(
   return {
     agent: { event, data: forAgents },
     contact: forContact === null ? null : { event, data: forContact },
+  };
+}
+
+/**
+ * A group of messages the room committed as the account feed (agents' lists) sees it: its last
+ * non-activity message (activity messages come with conversation events of their own) in the
+ * conversation as the write left it, so a list moves without reading it again; null when there
+ * is none. A private note is included: the feed only speaks to agents of the conversation's
+ * inbox.
+ */
+export function presentForFeed(
+  conversation: ConversationRow,
+  messages: Message[],
+  unreadCount: number,
+): FeedFrame | null {
+  const last = [...messages].reverse().find((m) => m.message_type !== MESSAGE_TYPE_CODES.activity);
+  if (!last) {
+    return null;
+  }
+  return {
+    event: "message.created",
+    data: {
+      ...presentConversationSummary(conversation),
+      unread_count: unreadCount,
+      last_non_activity_message: last,
+    },
   };
 }
 

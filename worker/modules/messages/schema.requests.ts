@@ -139,3 +139,9 @@ export function createInputOf(body: MessageCreateJson & { attachments?: File[] }
     files: body.attachments ?? [],
   };
 }
+
+export type ContactMessageInput = { content?: string | null; echoId?: string; files?: File[] };
+
+/** The message service's input from a visitor (public API or the visitor's socket): incoming. */
+export const asContactMessage = (input: ContactMessageInput) =>
+  ({ ...input, messageType: "incoming" }) as const;

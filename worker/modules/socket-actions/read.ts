@@ -3,8 +3,8 @@ import type { SocketIdentity } from "../../realtime/protocol";
 import type { RoomConversation } from "../../realtime/room-typing";
 import { markSeenByContact } from "../conversations/service.public";
 import { markSeen } from "../conversations/service.seen";
+import { senderScope } from "./send";
 import { resolveSender } from "./sender";
-import { senderScope } from "./senders";
 
 /**
  * A `read` frame: the HTTP API's update_last_seen for the sender's side. Unguarded writes read
