@@ -117,7 +117,7 @@ export class RoomCommit {
     }
     const fresh: Ready[] = [];
     for (const p of group) {
-      if (p.req.allowed && !p.req.allowed()) {
+      if (p.req.allowed && !p.req.allowed(this.conversation?.peek())) {
         p.reject(new ApiError("not_found"));
         continue;
       }

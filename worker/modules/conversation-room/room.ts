@@ -165,7 +165,7 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
     }
     // A message's place in the order is taken as its frame arrives, before its checks.
     const place = this.writer.reserve();
-    const allowed = this.senders.check(who, ref, () => this.conversation.peek());
+    const allowed = this.senders.check(who, ref);
     try {
       const sender = await this.senders.of(this.env, ref, who);
       const scope = senderScope(this.env, ref, who, sender);

@@ -1,4 +1,4 @@
-import type { AttachmentRow, MessageRow } from "../../db/schema";
+import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
 import type { Recorder } from "../../events/commit";
 import type { MessageConversationContext } from "../messages/presenter";
 import type {
@@ -60,12 +60,12 @@ export type AppendRequest = {
   /** Records message.created in the message's batch; null for messages with no event. */
   record: Recorder | null;
   /**
-   * A socket sender's access, asked by the room when the message commits (no D1 read): false
-   * once a revocation of the sender reached the room after their frame arrived, or the room's
-   * conversation row is no longer in the socket's inbox; the message is then refused with
-   * not_found and nothing is stored. Set by the room itself, never logged.
+   * A socket sender's access, asked by the room when the message commits (no D1 read), with the
+   * conversation row it holds then: false once a revocation of the sender reached the room after
+   * their frame arrived, or that row is no longer in the socket's inbox; the message is then
+   * refused with not_found and nothing is stored. Set by the room itself, never logged.
    */
-  allowed?: () => boolean;
+  allowed?: (row: ConversationRow | undefined) => boolean;
 };
 
 /** A message of a group, once its place came up: what the writer hands over. */

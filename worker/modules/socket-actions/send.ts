@@ -77,17 +77,12 @@ export class SocketSenders {
     }
   }
 
-  /** Taken as the frame arrives; asked when its message commits. */
-  check(
-    who: SocketIdentity,
-    ref: RoomConversation,
-    row: () => ConversationRow | undefined,
-  ): () => boolean {
+  /** Taken as the frame arrives; asked when its message commits, with the row the room holds. */
+  check(who: SocketIdentity, ref: RoomConversation): (now: ConversationRow | undefined) => boolean {
     const since = this.count;
     const tag = who.kind === "contact" ? null : `${who.kind}:${who.id}`;
-    return () => {
+    return (now) => {
       const revoked = Math.max(this.at.get("*") ?? 0, tag ? (this.at.get(tag) ?? 0) : 0);
-      const now = row();
       return (
         revoked <= since &&
         (!now ||
