@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../worker/env";
+import type { ConsumerOptions } from "../../worker/events/consumer";
 import { countingDb } from "../support/counting-db";
 import {
   addInboxMember,
@@ -10,7 +11,14 @@ import {
   createInbox,
 } from "../support/factories";
 import { createConversationIn } from "../support/factories-conversations";
-import { consume, outboxRows } from "../support/factories-webhooks";
+import { createPublicConversation, createPublicWorld, pub } from "../support/factories-public";
+import {
+  consume,
+  createWebhook,
+  deliveryRows,
+  outboxRows,
+  recordingOutbound,
+} from "../support/factories-webhooks";
 import { api } from "../support/http";
 
 /**
@@ -43,11 +51,11 @@ async function agentMessages(n: number, opts: { participant?: boolean } = {}) {
 }
 
 /** D1 calls the registered listeners make for one batch of `ids`. */
-async function callsFor(ids: number[]) {
+async function callsFor(ids: number[], opts: ConsumerOptions = {}) {
   const counting = countingDb(env as Bindings);
   const result = await consume(
     ids.map((id) => ({ kind: "event" as const, id })),
-    {},
+    opts,
     counting.env,
   );
   expect(result.acked).toBe(ids.length);
@@ -61,5 +69,42 @@ describe("the consumer's listeners read D1 per batch, not per event", () => {
     const calls = await callsFor(ids);
     console.log(`D1 calls for 40 message_created events (no receivers): ${calls}`);
     expect(calls).toBeLessThanOrEqual(12);
+  });
+
+  it("contacts' messages with a webhook, an API inbox's webhook_url and a greeting: the reads are per batch, the writes per event", async () => {
+    const w = await createPublicWorld({
+      greetingEnabled: true,
+      greetingMessage: "Hi there",
+      webhookUrl: "https://inbox.example/hook",
+    });
+    await createWebhook(w.admin.token, w.account.id, {
+      url: "https://hooks.example/parley",
+      subscriptions: ["message_created"],
+    });
+    const after = (await outboxRows(w.account.id)).at(-1)?.id ?? 0;
+    // Four conversations, ten messages each.
+    for (let c = 0; c < 4; c++) {
+      const { path } = await createPublicConversation(w.base, { name: `Ada ${c}` });
+      for (let i = 0; i < 10; i++) {
+        const res = await pub(`${path}/messages`, { method: "POST", body: { content: `m${i}` } });
+        expect(res.status).toBe(200);
+      }
+    }
+    const ids = (await outboxRows(w.account.id, after))
+      .filter((r) => r.name === "message_created")
+      .map((r) => r.id)
+      .slice(0, 40);
+    expect(ids).toHaveLength(40);
+    const recorder = recordingOutbound();
+    const calls = await callsFor(ids, { outbound: recorder.outbound });
+    console.log(
+      `D1 calls for 40 contact message_created events (webhook, webhook_url, greeting): ${calls}`,
+    );
+    // Each event still writes its deliveries (one call) and checks its greeting (per event:
+    // an earlier event of the batch may have sent it); the reads behind them are per batch.
+    expect(calls).toBeLessThanOrEqual(160);
+    const deliveries = await deliveryRows(w.account.id);
+    const byEvent = new Set(deliveries.map((d) => `${d.eventId}:${d.targetType}`));
+    expect(byEvent.size).toBe(80);
   });
 });

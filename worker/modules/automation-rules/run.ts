@@ -2,8 +2,8 @@ import type { Db } from "../../db/client";
 import type { Deps } from "../../events/deps";
 import { type AsyncListenerContext, memoized, type OutboxEvent } from "../../events/outbox-types";
 import type { Mailer } from "../../lib/mail";
-import { findAccount } from "../accounts/queries";
 import { findById } from "../conversations/queries";
+import { batchAccount } from "../webhooks/queries.batch";
 import { evaluate, type RuleCondition } from "./engine";
 import { runRuleActions } from "./executor";
 import { loadFacts } from "./facts";
@@ -72,7 +72,7 @@ export async function runAutomation(event: OutboxEvent, rt: AutomationRuntime): 
       changedAttributes: event.payload.changed_attributes,
       now: rt.now(),
     }),
-    memoized(rt, `account:${event.accountId}`, () => findAccount(rt.db, event.accountId)),
+    batchAccount(rt, event.accountId),
   ]);
   if (!loaded || !account) {
     return;

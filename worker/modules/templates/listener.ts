@@ -1,13 +1,16 @@
 import type { ConversationRow, InboxRow } from "../../db/schema";
 import { createDeps } from "../../events/deps";
-import { type AsyncListener, memoized } from "../../events/outbox-types";
-import { findAccount } from "../accounts/queries";
+import type { AsyncListener } from "../../events/outbox-types";
 import { findContact } from "../contacts/queries";
 import type { ConversationScope } from "../conversations/access";
-import { findInboxById } from "../inboxes/queries.public";
 import { createMessage } from "../messages/service";
 import { openIntervals, wallClock, zonedToUtc } from "../reports/hours";
-import { eventConversation, eventMessage } from "../webhooks/queries.batch";
+import {
+  batchAccount,
+  batchInbox,
+  eventConversation,
+  eventMessage,
+} from "../webhooks/queries.batch";
 import { emailAsked, hasRepliesOrTemplates, repliedSince, templateSince } from "./queries";
 
 const INCOMING = 0;
@@ -101,21 +104,12 @@ export const templatesListener: AsyncListener = async (event, ctx) => {
     return;
   }
   const conversation = await eventConversation(ctx, event);
-  const inbox = conversation
-    ? await memoized(ctx, `inbox:${conversation.inboxId}`, () =>
-        findInboxById(ctx.db, conversation.inboxId),
-      )
-    : undefined;
+  const inbox = conversation ? await batchInbox(ctx, conversation.inboxId) : undefined;
   if (!conversation || !inbox) {
     return;
   }
   const templates = await templatesFor(ctx.db, inbox, conversation, message.createdAt);
-  const account =
-    templates.length > 0
-      ? await memoized(ctx, `account:${conversation.accountId}`, () =>
-          findAccount(ctx.db, conversation.accountId),
-        )
-      : null;
+  const account = templates.length > 0 ? await batchAccount(ctx, conversation.accountId) : null;
   if (!account) {
     return;
   }

@@ -55,7 +55,7 @@ const receivers = (ctx: AsyncListenerContext, event: OutboxEvent) =>
 
 const dataOf = (ctx: AsyncListenerContext, event: OutboxEvent, audience: WebhookAudience) =>
   memoized<EventData | null>(ctx, `data:${event.id}:${audience}`, () =>
-    loadEventData(ctx.db, event, audience),
+    loadEventData(ctx, event, audience),
   );
 
 /**

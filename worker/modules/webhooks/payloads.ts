@@ -1,15 +1,24 @@
 import type { Db } from "../../db/client";
-import type { OutboxEvent } from "../../events/outbox-types";
+import type { ConversationRow } from "../../db/schema";
+import { memoized, type OutboxEvent } from "../../events/outbox-types";
 import type { ChangedAttributes, Typer } from "../../events/types";
 import { findAccount } from "../accounts/queries";
 import { presentContactWebhook } from "../contacts/presenter";
 import { findContact } from "../contacts/queries";
-import { findById } from "../conversations/queries";
 import { conversationWebhookData, type WebhookAudience } from "../conversations/views";
 import { findInbox } from "../inboxes/queries";
 import { presentMessageWebhook } from "../messages/presenter";
-import { loadMessageExtras, loadSender, senderKey } from "../messages/senders";
-import { findContactInboxRow, latestConversationOf, messageEventRows } from "./queries.payloads";
+import { loadSender, senderKey } from "../messages/senders";
+import {
+  batchAccount,
+  batchInbox,
+  eventConversation,
+  eventMessage,
+  eventMessageExtras,
+  type Reads,
+  userEmail,
+} from "./queries.batch";
+import { findContactInboxRow, latestConversationOf } from "./queries.payloads";
 import type { ChangedAttributesJson } from "./schema.payloads";
 
 /** An event's record as webhooks carry it, without `event` (added per delivery). */
@@ -17,8 +26,11 @@ export type EventData = Record<string, unknown>;
 
 export type { WebhookAudience };
 
-/** What one audience is given to load an event's record. */
-type Load = { db: Db; event: OutboxEvent; origin: string; audience: WebhookAudience };
+/**
+ * What one audience is given to load an event's record: `reads` shares the queue batch's reads
+ * (its conversations, messages, senders) between its events.
+ */
+type Load = { db: Db; reads: Reads; event: OutboxEvent; origin: string; audience: WebhookAudience };
 
 const SENDER_TYPES = { user: "User", contact: "Contact", agent_bot: "AgentBot" } as const;
 
@@ -29,36 +41,47 @@ const changedJson = (changed: ChangedAttributes | undefined): ChangedAttributesJ
 const nameOf = (row: { id: number; name: string } | undefined) =>
   row ? { id: row.id, name: row.name } : { id: 0, name: "" };
 
-async function conversationData({ db, event, origin, audience }: Load) {
-  const row = event.conversationId === null ? undefined : await findById(db, event.conversationId);
-  return row ? { row, data: await conversationWebhookData(db, row, origin, audience) } : null;
+/** A conversation's webhook data, once per batch, conversation, audience and origin. */
+const webhookDataOf = (load: Load, row: ConversationRow) =>
+  memoized(load.reads, `conversation-webhook:${row.id}:${load.audience}:${load.origin}`, () =>
+    conversationWebhookData(load.db, row, load.origin, load.audience),
+  );
+
+async function conversationData(load: Load) {
+  const row = await eventConversation(load.reads, load.event);
+  return row ? { row, data: await webhookDataOf(load, row) } : null;
 }
 
-async function messageData({ db, event, origin, audience }: Load) {
-  const id = event.payload.message_id;
-  if (event.conversationId === null || !id) {
+async function messageData(load: Load) {
+  const { reads, event, origin, audience } = load;
+  if (event.conversationId === null || !event.payload.message_id) {
     return null;
   }
-  const rows = await messageEventRows(db, event.accountId, event.conversationId, id);
-  const { conversation, message } = rows;
+  const [conversation, message] = await Promise.all([
+    eventConversation(reads, event),
+    eventMessage(reads, event),
+  ]);
   // A private note is not the contact's to see, nor its edits.
   if (!conversation || !message || (message.private && audience === "contact")) {
     return null;
   }
-  const [data, extras] = await Promise.all([
-    conversationWebhookData(db, conversation, origin, audience),
-    loadMessageExtras(db, [message]),
+  const byUser = message.senderType === "User" ? message.senderId : null;
+  const [data, extras, account, inbox, email] = await Promise.all([
+    webhookDataOf(load, conversation),
+    eventMessageExtras(reads, event),
+    batchAccount(reads, event.accountId),
+    batchInbox(reads, message.inboxId),
+    byUser === null ? undefined : userEmail(reads, byUser),
   ]);
   const key = senderKey(message);
-  const sender = key ? (extras.senders.get(key) ?? null) : null;
-  const files = extras.files;
+  const sender = key ? (extras?.senders.get(key) ?? null) : null;
   return presentMessageWebhook(message, {
     // Chatwoot's webhook names a user sender by email too.
-    sender: sender && rows.user ? { ...sender, email: rows.user.email } : sender,
-    attachments: files.get(message.id) ?? [],
+    sender: sender && email !== undefined ? { ...sender, email } : sender,
+    attachments: extras?.files.get(message.id) ?? [],
     origin,
-    inbox: nameOf(rows.inbox),
-    account: nameOf(rows.account),
+    inbox: nameOf(inbox),
+    account: nameOf(account),
     conversation: data,
   });
 }
@@ -124,12 +147,12 @@ async function widgetData({ db, event, origin, audience }: Load) {
  * message, nor as a conversation's last message, nor as private typing.
  */
 export async function loadEventData(
-  db: Db,
+  reads: Reads,
   event: OutboxEvent,
   audience: WebhookAudience,
 ): Promise<EventData | null> {
   const origin = event.payload.origin ?? "";
-  const load: Load = { db, event, origin, audience };
+  const load: Load = { db: reads.db, reads, event, origin, audience };
   const changed = { changed_attributes: changedJson(event.payload.changed_attributes) };
   const seq = event.conversationSeq === null ? {} : { conversation_seq: event.conversationSeq };
   let data: EventData | null;
