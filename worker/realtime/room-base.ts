@@ -16,7 +16,7 @@ import {
 } from "./revocation";
 import { RoomFrames } from "./room-frames";
 import { RoomSockets } from "./room-sockets";
-import { ROOM_CONVERSATION_HEADER, type RoomConversation, recordTypingChange } from "./room-typing";
+import { ROOM_CONVERSATION_HEADER, type RoomConversation, RoomTyping } from "./room-typing";
 
 /**
  * The realtime half of a conversation's room: its sockets, the numbered event log clients
@@ -28,23 +28,18 @@ import { ROOM_CONVERSATION_HEADER, type RoomConversation, recordTypingChange } f
 export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> {
   /** Broadcasts run in this chain, so frames leave in the order seqs were handed out. */
   private tail: Promise<void> = Promise.resolve();
-  private typingRecords: Promise<void> = Promise.resolve();
   /** Its durable frames: `frames.emit` numbers, keeps and sends one event (synchronously). */
   protected readonly frames: RoomFrames<F>;
   protected readonly sockets: RoomSockets;
+  private readonly typing: RoomTyping;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     this.frames = new RoomFrames<F>(ctx);
     const ttl = Number(env.TYPING_TTL_MS);
     const refill = env.FRAME_REFILL_PER_SECOND ? Number(env.FRAME_REFILL_PER_SECOND) : Number.NaN;
-    this.sockets = new RoomSockets(
-      ctx,
-      this.frames,
-      (typer, on, isPrivate) => this.recordTyping(typer, on, isPrivate),
-      ttl > 0 ? ttl : undefined,
-      refill >= 0 ? refill : undefined,
-    );
+    this.typing = new RoomTyping(ctx, env, this.frames, ttl > 0 ? ttl : undefined);
+    this.sockets = new RoomSockets(ctx, this.frames, this.typing, refill >= 0 ? refill : undefined);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
 
@@ -61,11 +56,11 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
     conversation: RoomConversation,
   ): Promise<void> {
     this.remember(conversation);
-    await this.sockets.typing(typer, on, isPrivate);
+    await this.typing.set(typer, on, isPrivate);
   }
 
   override async alarm(): Promise<void> {
-    await this.sockets.expireTyping();
+    await this.typing.expire();
   }
 
   /** Only the WebSocket upgrade: the Worker has authenticated the caller and says who it is. */
@@ -172,20 +167,5 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
   /** The conversation this room serves, kept for events the room itself originates. */
   private remember(conversation: RoomConversation): void {
     this.ctx.storage.kv.put("conversation", conversation);
-  }
-
-  /** Typing webhooks: recorded after the frames went out, never holding the sockets up. */
-  private recordTyping(typer: Typer, on: boolean, isPrivate: boolean): void {
-    const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
-    if (!conversation) {
-      return; // a room from before rooms knew their conversation; nobody subscribed through it
-    }
-    // One after another, so an "off" is never committed before the "on" it ends.
-    this.typingRecords = this.typingRecords.then(() =>
-      recordTypingChange(this.env, conversation, { typer, on, isPrivate }).catch((error) =>
-        createLogger({ source: "room" }).error("typing event not recorded", { error }),
-      ),
-    );
-    this.ctx.waitUntil(this.typingRecords);
   }
 }

@@ -1,4 +1,3 @@
-import type { Typer } from "../events/types";
 import { ApiError, type ErrorCode } from "../lib/errors";
 import {
   type ActionFrame,
@@ -12,15 +11,13 @@ import {
   MAX_CLIENT_FRAME_BYTES,
   MAX_MESSAGE_FRAME_BYTES,
   type SocketIdentity,
-  TYPING_TTL_MS,
 } from "./protocol";
 import { holderOf, holderTag } from "./revocation";
 import { type RoomFrames, sendAll, socketTags } from "./room-frames";
+import type { RoomTyping } from "./room-typing";
 
 type Attachment = SocketIdentity & { connectedAt: number; batch?: boolean };
-type TypingEntry = { typer: Typer; isPrivate: boolean; until: number };
 type Bucket = { tokens: number; at: number; strikes: number };
-export type TypingChangeHook = (typer: Typer, on: boolean, isPrivate: boolean) => void;
 /** A message or read frame, handed back to the room's owner: the realtime layer knows neither. */
 export type Heard = { who: SocketIdentity; action: ActionFrame };
 
@@ -29,8 +26,8 @@ const CONTACT = "contact";
 
 /**
  * The room's sockets (hibernatable: identity lives in each socket's attachment and tags) and
- * what only concerns them: accepting and resuming them, typing with expiry, presence, frame
- * limits; every frame reaches them through `RoomFrames` (room-frames.ts).
+ * what only concerns them: accepting and resuming them, presence, frame limits; every frame
+ * reaches them through `RoomFrames` (room-frames.ts), typing through `RoomTyping`.
  */
 export class RoomSockets {
   /** Frame budgets; lost on hibernation, which only forgives a little. */
@@ -40,9 +37,8 @@ export class RoomSockets {
     private readonly ctx: DurableObjectState,
     /** The room's durable frames (numbered, kept for resume) and the fan-out of every frame. */
     private readonly frames: RoomFrames<Frame>,
-    /** Told of every change of someone's typing state (renewals are not changes). */
-    private readonly onTypingChange: TypingChangeHook,
-    private readonly typingTtlMs: number = TYPING_TTL_MS,
+    /** Who is typing (a socket's typing frames, a newcomer's state). */
+    private readonly typing: RoomTyping,
     /** Replaces every role's refill rate (frames a second); tests set 0 (env.ts). */
     private readonly refillPerSecond?: number,
   ) {}
@@ -60,7 +56,9 @@ export class RoomSockets {
     if (after !== null) {
       this.resume(ws, identity.role, after);
     }
-    this.sendTypingState(ws, identity.role);
+    for (const f of this.typing.now(identity.role)) {
+      this.reply(ws, f);
+    }
     this.presence();
   }
 
@@ -113,7 +111,7 @@ export class RoomSockets {
         return null;
       case "typing": {
         const isPrivate = me.role === AGENT && (parsed.private ?? false);
-        await this.typing({ type: me.kind, id: me.id, name: me.name }, parsed.on, isPrivate);
+        await this.typing.set({ type: me.kind, id: me.id, name: me.name }, parsed.on, isPrivate);
         return null;
       }
     }
@@ -126,68 +124,6 @@ export class RoomSockets {
       // already closed
     }
     this.presence(ws);
-  }
-
-  async typing(typer: Typer, on: boolean, isPrivate: boolean): Promise<void> {
-    const key = `typing:${typer.type}:${typer.id}`;
-    const was = this.ctx.storage.kv.get<TypingEntry>(key);
-    if (on) {
-      const until = Date.now() + this.typingTtlMs;
-      this.ctx.storage.kv.put(key, { typer, isPrivate, until } satisfies TypingEntry);
-      await this.scheduleExpiry(until);
-    } else {
-      this.ctx.storage.kv.delete(key);
-    }
-    // Renewals are not re-broadcast: only changes are news.
-    if (on !== (was !== undefined)) {
-      this.sendTyping(typer, on, isPrivate);
-      this.onTypingChange(typer, on, isPrivate);
-    }
-  }
-
-  async expireTyping(): Promise<void> {
-    const now = Date.now();
-    let next = Number.POSITIVE_INFINITY;
-    for (const [key, entry] of this.ctx.storage.kv.list<TypingEntry>({ prefix: "typing:" })) {
-      if (entry.until <= now) {
-        this.ctx.storage.kv.delete(key);
-        this.sendTyping(entry.typer, false, entry.isPrivate);
-        this.onTypingChange(entry.typer, false, entry.isPrivate);
-      } else {
-        next = Math.min(next, entry.until);
-      }
-    }
-    if (Number.isFinite(next)) {
-      await this.ctx.storage.setAlarm(next);
-    }
-  }
-
-  private async scheduleExpiry(until: number): Promise<void> {
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > until) {
-      await this.ctx.storage.setAlarm(until);
-    }
-  }
-
-  private sendTyping(typer: Typer, on: boolean, isPrivate: boolean): void {
-    const data = frame<ControlFrame>(
-      { event: on ? "typing.on" : "typing.off", data: { typer, is_private: isPrivate } },
-      this.frames.current(),
-    );
-    this.frames.broadcast(data, isPrivate ? null : data);
-  }
-
-  /** A newcomer learns who is typing right now. */
-  private sendTypingState(ws: WebSocket, role: SocketIdentity["role"]): void {
-    const now = Date.now();
-    for (const [, entry] of this.ctx.storage.kv.list<TypingEntry>({ prefix: "typing:" })) {
-      if (entry.until > now && (role === AGENT || !entry.isPrivate)) {
-        this.reply(ws, {
-          event: "typing.on",
-          data: { typer: entry.typer, is_private: entry.isPrivate },
-        });
-      }
-    }
   }
 
   private resume(ws: WebSocket, role: SocketIdentity["role"], after: number): void {
