@@ -107,4 +107,37 @@ describe("the consumer's listeners read D1 per batch, not per event", () => {
     const byEvent = new Set(deliveries.map((d) => `${d.eventId}:${d.targetType}`));
     expect(byEvent.size).toBe(80);
   });
+
+  it("with automation rules that match nothing: every rule is evaluated against facts read per batch", async () => {
+    const account = await createAccount();
+    const admin = await createAdmin(account.id);
+    const inbox = await createInbox(account.id);
+    for (const word of ["refund", "invoice"]) {
+      const rule = await api(`/api/v1/accounts/${account.id}/automation_rules`, {
+        method: "POST",
+        token: admin.token,
+        body: {
+          name: `Tag ${word}`,
+          event_name: "message_created",
+          conditions: [{ attribute_key: "content", filter_operator: "contains", values: [word] }],
+          actions: [{ action_name: "add_label", action_params: [word] }],
+        },
+      });
+      expect(rule.status).toBe(200);
+    }
+    const { conversation } = await createConversationIn(account.id, inbox.id);
+    const path = `/api/v1/accounts/${account.id}/conversations/${conversation.displayId}/messages`;
+    const after = (await outboxRows(account.id)).at(-1)?.id ?? 0;
+    for (let i = 0; i < 20; i++) {
+      const body = { content: `hello ${i}`, message_type: "incoming" };
+      expect((await api(path, { token: admin.token, body })).status).toBe(200);
+    }
+    const ids = (await outboxRows(account.id, after))
+      .filter((r) => r.name === "message_created")
+      .map((r) => r.id);
+    expect(ids).toHaveLength(20);
+    const calls = await callsFor(ids);
+    console.log(`D1 calls for 20 message_created events (2 rules, no match): ${calls}`);
+    expect(calls).toBeLessThanOrEqual(20);
+  });
 });

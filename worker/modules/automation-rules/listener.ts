@@ -43,6 +43,7 @@ export function createAutomationListener(opts: AutomationListenerOptions = {}): 
       mailer: (opts.mailer ?? bindingMailer)(ctx.env, log),
       log,
       memo: ctx.memo,
+      batch: ctx.batch,
       changed: ctx.changed,
     });
   };

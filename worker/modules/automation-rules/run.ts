@@ -19,6 +19,8 @@ export type AutomationRuntime = {
   log: (entry: Record<string, unknown>) => void;
   /** The queue batch's memo (rules are read once per batch and account). */
   memo?: AsyncListenerContext["memo"];
+  /** The queue batch's events, whose conversations and messages are read together. */
+  batch?: AsyncListenerContext["batch"];
   /** Told when a rule's actions ran: the batch's shared reads are stale from then on. */
   changed?: () => void;
 };
@@ -65,7 +67,7 @@ export async function runAutomation(event: OutboxEvent, rt: AutomationRuntime): 
     return;
   }
   const [loaded, account] = await Promise.all([
-    loadFacts(rt.db, {
+    loadFacts(rt, event, {
       accountId: event.accountId,
       conversationId,
       messageId: ruleEvent === "message_created" ? messageId : undefined,

@@ -55,7 +55,10 @@ async function plan(
 ): Promise<Planned[]> {
   switch (event.name) {
     case "conversation_created": {
-      const members = await inboxMemberIds(ctx.db, conversation.inboxId);
+      const inboxId = conversation.inboxId;
+      const members = await memoized(ctx, `members:${inboxId}`, () =>
+        inboxMemberIds(ctx.db, inboxId),
+      );
       return members.map((userId) => ({ userId, type: "conversation_creation" }));
     }
     case "conversation_updated": {
