@@ -2,7 +2,11 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ConversationRow } from "../../worker/db/schema";
 import { groupBatch } from "../../worker/modules/conversation-room/group-batch";
-import { type WriterCall, writerBatch } from "../../worker/modules/conversation-room/writer-batch";
+import {
+  readyCall,
+  type WriterCall,
+  writerStatements,
+} from "../../worker/modules/conversation-room/writer-batch";
 import { leaseMessageIds } from "../../worker/modules/messages/queries";
 import { createWorld, db } from "../support/factories";
 import { createConversationIn } from "../support/factories-conversations";
@@ -18,8 +22,9 @@ function request(
   c: { conversation: ConversationRow; contact: { id: number } },
   kind: Kind,
   n: number,
+  shift = 0,
 ): Entry["req"] {
-  const at = T0 + 30 * n;
+  const at = T0 + 30 * n + shift;
   const base = {
     accountId: w.account.id,
     inboxId: w.inbox.id,
@@ -144,50 +149,76 @@ async function holdings(conversationId: number, contactId: number) {
   };
 }
 
-/** Two like conversations of one inbox, their reply clocks set as `clocks`. */
-async function twins(clocks: Partial<Record<"waiting_since" | "first_reply_created_at", number>>) {
-  const w = await createWorld();
-  const pair = [
-    await createConversationIn(w.account.id, w.inbox.id),
-    await createConversationIn(w.account.id, w.inbox.id),
-  ] as const;
-  for (const c of pair) {
+type World = Awaited<ReturnType<typeof createWorld>>;
+type Conversation = Awaited<ReturnType<typeof createConversationIn>>;
+
+/**
+ * `n` conversations of one inbox (one contact for all with `shared`), their reply clocks set as
+ * `clocks`.
+ */
+async function conversations(
+  w: World,
+  n: number,
+  clocks: Partial<Record<"waiting_since" | "first_reply_created_at", number>>,
+  shared = false,
+) {
+  const out: Conversation[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = await createConversationIn(w.account.id, w.inbox.id);
+    const contact = shared && out[0] ? out[0].contact : c.contact;
     await env.DB.prepare(
-      "UPDATE conversations SET created_at = ?, waiting_since = ?, first_reply_created_at = ? WHERE id = ?",
+      "UPDATE conversations SET created_at = ?, waiting_since = ?, first_reply_created_at = ?, contact_id = ? WHERE id = ?",
     )
       .bind(
         T0 - 600,
         clocks.waiting_since ?? null,
         clocks.first_reply_created_at ?? null,
+        contact.id,
         c.conversation.id,
       )
       .run();
+    out.push({ ...c, contact });
   }
-  return { w, pair };
+  return out;
 }
 
-/** Writes `calls` (kinds per call) into `c`: the writer's statements, or groupBatch's. */
+/**
+ * Writes `calls` (kinds per call) into each conversation, round after round, the i-th one's
+ * messages `shift * i` seconds later: each round's calls in one transaction of the writer's
+ * statements, or each call as groupBatch's statements, one conversation after the other.
+ */
 async function write(
-  t: Awaited<ReturnType<typeof twins>>,
-  c: (typeof t.pair)[number],
+  w: World,
+  into: Conversation[],
   calls: Kind[][],
   way: "writer" | "groupBatch",
+  shift = 0,
 ) {
   let seq = 0;
   for (const kinds of calls) {
-    const { first } = await leaseMessageIds(db(), kinds.length);
-    const entries = kinds.map((kind, i) => {
-      seq += 1;
-      return { id: first + i, seq, req: request(t.w, c, kind, seq) };
-    });
+    const round: WriterCall[] = [];
+    for (const [n, c] of into.entries()) {
+      const { first } = await leaseMessageIds(db(), kinds.length);
+      const entries = kinds.map((kind, i) => {
+        const at = seq + i + 1;
+        return { id: first + i, seq: at, req: request(w, c, kind, at, shift * n) };
+      });
+      round.push({ entries, marks: [] });
+    }
+    seq += kinds.length;
     if (way === "writer") {
-      const built = await writerBatch(db(), env.DB, { entries, marks: [] });
+      const ready = await Promise.all(round.map((call) => readyCall(db(), env.DB, call)));
+      const built = writerStatements(env.DB, ready);
       const results = await env.DB.batch(built.statements);
-      expect(built.eventIds(results)).toHaveLength(entries.filter((e) => e.req.record).length);
+      expect(built.eventIds(results).map((ids) => ids.length)).toEqual(
+        round.map((call) => call.entries.filter((e) => e.req.record).length),
+      );
     } else {
-      const group = entries.map((e) => ({ ...e, req: e.req as never }));
-      const batch = await groupBatch(db(), group, { counters: false, rows: false });
-      await db().batch(batch.statements as never);
+      for (const call of round) {
+        const group = call.entries.map((e) => ({ ...e, req: e.req as never }));
+        const batch = await groupBatch(db(), group, { counters: false, rows: false });
+        await db().batch(batch.statements as never);
+      }
     }
   }
 }
@@ -206,54 +237,71 @@ const SEQUENCE: Kind[] = [
   "reply",
   "incoming",
 ];
+const CALLS = [SEQUENCE.slice(0, 3), SEQUENCE.slice(3, 4), SEQUENCE.slice(4)];
 
 /**
- * The log writer writes a room's call in a few statements for all its messages (writer-batch.ts);
- * D1 must end up holding what groupBatch's statements, message by message, write: the messages,
- * their outbox rows, the reporting facts (which read the conversation's reply clocks as each
- * message found them), the conversation's clocks and its contact's.
+ * The log writer writes its rooms' calls in a few statements for all their messages
+ * (writer-batch.ts); D1 must end up holding what groupBatch's statements, message by message and
+ * room after room, write: the messages, their outbox rows, the reporting facts (which read the
+ * conversation's reply clocks as each message found them), the conversations' clocks and their
+ * contacts'.
  */
 describe("the log writer's statements", () => {
   for (const [name, clocks] of [
-    ["a new conversation", {}],
+    ["new conversations", {}],
     [
-      "a conversation waiting, answered before",
+      "conversations waiting, answered before",
       { waiting_since: T0 - 500, first_reply_created_at: T0 - 550 },
     ],
   ] as const) {
     it(`write what groupBatch writes, message by message (${name})`, async () => {
-      const t = await twins(clocks);
-      const [a, b] = t.pair;
-      const calls = [SEQUENCE.slice(0, 3), SEQUENCE.slice(3, 4), SEQUENCE.slice(4)];
-      await write(t, a, calls, "groupBatch");
-      await write(t, b, calls, "writer");
-      const [old, now] = [
-        await holdings(a.conversation.id, a.contact.id),
-        await holdings(b.conversation.id, b.contact.id),
-      ];
-      expect(now.messages).toHaveLength(SEQUENCE.length);
-      expect(new Set(now.facts.map((f) => f.name))).toEqual(
-        new Set([
-          "message_incoming",
-          "message_outgoing",
-          "reply_time",
-          ...(name === "a new conversation" ? ["first_response"] : []),
-        ]),
-      );
-      expect(now).toEqual(old);
+      const w = await createWorld();
+      const [a, b] = [await conversations(w, 2, clocks), await conversations(w, 2, clocks)];
+      await write(w, a, CALLS, "groupBatch");
+      await write(w, b, CALLS, "writer");
+      for (const i of [0, 1]) {
+        const [x, y] = [a[i] as Conversation, b[i] as Conversation];
+        const old = await holdings(x.conversation.id, x.contact.id);
+        const now = await holdings(y.conversation.id, y.contact.id);
+        expect(now.messages).toHaveLength(SEQUENCE.length);
+        expect(new Set(now.facts.map((f) => f.name))).toEqual(
+          new Set([
+            "message_incoming",
+            "message_outgoing",
+            "reply_time",
+            ...(name === "new conversations" ? ["first_response"] : []),
+          ]),
+        );
+        expect(now).toEqual(old);
+      }
     });
   }
 
+  it("moves a contact of two conversations written together as the later room's call does", async () => {
+    const w = await createWorld();
+    const [a, b] = [await conversations(w, 2, {}, true), await conversations(w, 2, {}, true)];
+    // The first room's messages are the later ones: the last update, not the latest time, stands.
+    await write(w, a, [["incoming"]], "groupBatch", -100);
+    await write(w, b, [["incoming"]], "writer", -100);
+    const contactOf = (c: Conversation) =>
+      env.DB.prepare("SELECT last_activity_at AS at FROM contacts WHERE id = ?")
+        .bind(c.contact.id)
+        .first<{ at: number }>();
+    expect(await contactOf(b[0] as Conversation)).toEqual({ at: T0 + 30 - 100 });
+    expect(await contactOf(b[0] as Conversation)).toEqual(await contactOf(a[0] as Conversation));
+  });
+
   it("writes every message of a call once and its outbox rows in order", async () => {
-    const t = await twins({});
-    const [, b] = t.pair;
+    const w = await createWorld();
+    const [b] = await conversations(w, 1, {});
+    const c = b as Conversation;
     await write(
-      t,
-      b,
+      w,
+      [c],
       [Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? "reply" : "incoming"))],
       "writer",
     );
-    const held = await holdings(b.conversation.id, b.contact.id);
+    const held = await holdings(c.conversation.id, c.contact.id);
     expect(held.messages.map((m) => m.seq)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     const outbox = held.outbox as { conversation_seq: number; payload: { message_id: number } }[];
     expect(outbox.map((o) => [o.conversation_seq, o.payload.message_id])).toEqual(

@@ -29,9 +29,10 @@ export type DerivedWrites = {
   /** The statements one event adds to the batch, after every outbox row of the batch. */
   statements: (db: Db, event: AnyDomainEvent, at: number) => BatchItem<"sqlite">[];
   /**
-   * The log writer's form of `statements` for the message_created events of one room's call
+   * The log writer's form of `statements` for the message_created events of its transaction
    * (optional: without it, a call whose messages this handler writes for goes the statement by
-   * statement way): the same rows for all of them, as raw SQL text built once, bound per call.
+   * statement way): the same rows for all of them (the rows of each message in turn), as SQL
+   * text built once, bound per transaction.
    */
   createdMessages?: (messages: CreatedMessage[]) => RawStatement[];
 };
@@ -40,9 +41,10 @@ export type DerivedWrites = {
 export type RawStatement = { sql: string; params: unknown[] };
 
 /**
- * A message.created event of a log writer's call (one conversation, in seq order), with its
- * conversation's reply clocks as the message found them: the call's earlier messages moved them
- * (writer-batch.ts), and the conversation row is touched once, after every message's facts.
+ * A message.created event of a log writer's transaction (its rooms' calls in turn, each one
+ * conversation's messages in seq order), with its conversation's reply clocks as the message
+ * found them: its call's earlier messages moved them (writer-batch.ts), and the conversation
+ * row is touched once, after every message's facts.
  * `firstReplyAt`: the first human reply of the call before it (the row's value stands if set);
  * `waitingAt` with `waitingReset`: a human reply before it cleared the wait, which then started
  * at `waitingAt` (or not at all); without: the wait started at `waitingAt` unless it ran already.

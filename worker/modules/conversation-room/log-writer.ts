@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../../db/client";
 import type { Bindings } from "../../env";
-import { type WriterCall, writerBatch } from "./writer-batch";
+import { type ReadyCall, readyCall, type WriterCall, writerStatements } from "./writer-batch";
 
 export type { WriterCall } from "./writer-batch";
 
@@ -12,8 +12,8 @@ const MAX_MESSAGES = 200;
 export type WriterAnswer = { ok: true; eventIds: number[] } | { ok: false; error: string };
 
 type Waiting = { call: WriterCall; answer: (a: WriterAnswer) => void };
-/** A call and its statements, built once (a refused transaction retries the same ones). */
-type Part = { w: Waiting; built: Awaited<ReturnType<typeof writerBatch>> };
+/** A call made ready for the transaction's statements. */
+type Part = { w: Waiting; ready: ReadyCall };
 
 /** What D1 said, with its cause when it adds words: the room's repairs and set-aside read them. */
 function words(err: unknown): string {
@@ -26,10 +26,10 @@ function words(err: unknown): string {
 /**
  * The account's log writer (`writer:<accountId>`): its rooms' logs reach D1 through it, many
  * rooms per transaction. The calls that arrive while a transaction is under way go together in
- * the next one (up to MAX_MESSAGES), each room's a few statements for all its messages
- * (writer-batch.ts: the rows group-batch.ts writes message by message); each room is answered
- * with its own slice. A combined transaction D1 refuses
- * is tried again room by room, so one room's refused message (or a conflict its repair sorts
+ * the next one (up to MAX_MESSAGES), a handful of statements for all their messages
+ * (writer-batch.ts: the rows group-batch.ts writes message by message, room after room); each
+ * room is answered with its own outbox rows. A combined transaction D1 refuses is tried again
+ * room by room, so one room's refused message (or a conflict its repair sorts
  * out) fails that room alone. It holds nothing durable: each room keeps its log until its answer
  * says D1 has it, and makes one call at a time (its seq order holds). It counts its transactions
  * and their messages in its storage (`d1_batches`, `d1_messages`: the realtime bench).
@@ -87,7 +87,7 @@ export class LogWriter extends DurableObject<Bindings> {
     const parts: Part[] = [];
     for (const w of calls) {
       try {
-        parts.push({ w, built: await writerBatch(db, this.env.DB, w.call) });
+        parts.push({ w, ready: await readyCall(db, this.env.DB, w.call) });
       } catch (err) {
         w.answer({ ok: false, error: words(err) });
       }
@@ -95,14 +95,18 @@ export class LogWriter extends DurableObject<Bindings> {
     await this.commit(parts);
   }
 
-  /** One D1 transaction for `parts`; refused, the same statements again room by room. */
+  /** One D1 transaction for `parts`; refused, the same rows again room by room. */
   private async commit(parts: Part[]): Promise<void> {
     if (parts.length === 0) {
       return;
     }
+    const built = writerStatements(
+      this.env.DB,
+      parts.map((p) => p.ready),
+    );
     let results: D1Result[];
     try {
-      results = await this.env.DB.batch(parts.flatMap((p) => p.built.statements));
+      results = await this.env.DB.batch(built.statements);
     } catch (err) {
       this.count(0);
       if (parts.length === 1) {
@@ -115,18 +119,15 @@ export class LogWriter extends DurableObject<Bindings> {
       }
       return;
     }
-    let at = 0;
-    for (const { w, built } of parts) {
-      const mine = results.slice(at, at + built.statements.length);
-      at += built.statements.length;
-      // D1 has it: answered as stored even if its outbox ids cannot be read back (those rows
-      // then stay unsent, and the cron sweep sends them).
-      let eventIds: number[] = [];
-      try {
-        eventIds = built.eventIds(mine);
-      } catch {}
-      w.answer({ ok: true, eventIds });
-    }
+    // D1 has them: answered as stored even if their outbox ids cannot be read back (those rows
+    // then stay unsent, and the cron sweep sends them).
+    let eventIds: number[][] = [];
+    try {
+      eventIds = built.eventIds(results);
+    } catch {}
+    parts.forEach(({ w }, i) => {
+      w.answer({ ok: true, eventIds: eventIds[i] ?? [] });
+    });
     this.count(parts.reduce((n, p) => n + p.w.call.entries.length, 0));
   }
 

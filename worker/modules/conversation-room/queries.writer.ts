@@ -1,11 +1,80 @@
 /**
- * The log writer's statements (writer-batch.ts): SQL text fixed once, bound per room's call, each
- * writing all of the call's messages (one conversation, in seq order) from one JSON parameter,
- * so a call costs a handful of statements whatever its size (D1 binds 100 values a statement).
- * They write what messages/queries.ts and events/queries.ts write message by message.
+ * The log writer's statements (writer-batch.ts): SQL text fixed once, bound per transaction,
+ * each writing the messages of all its rooms' calls (each call one conversation's, in seq order)
+ * from one JSON parameter, so a transaction costs a handful of statements whatever its size (D1
+ * binds 100 values a statement). They write what messages/queries.ts and events/queries.ts
+ * write message by message, room after room.
  */
 
-/** The messages table's columns, in the order of a row of `messageRow` (writer-batch.ts). */
+import type { LoggedRequest } from "./queries.wal";
+
+/** One room's call to the log writer: its oldest logged entries, in seq order, and its marks. */
+export type WriterCall = {
+  entries: { id: number; seq: number; req: LoggedRequest }[];
+  marks: number[];
+};
+
+/**
+ * JSON characters of messages per insert: D1 takes a value of 2,000,000 bytes at most, and a
+ * character is 3 bytes of UTF-8 at most. A message larger alone goes alone.
+ */
+const MAX_JSON_CHARS = 600_000;
+
+/** A value left out takes the column's default, as in a drizzle insert. */
+const or = <T, D>(v: T | undefined, d: D) => (v === undefined ? d : v);
+const json = (v: unknown) => (v === undefined ? "{}" : v === null ? null : JSON.stringify(v));
+
+/** A message's row for INSERT_MESSAGES (insertMessage's values). */
+export function messageRow({ id, seq, req }: WriterCall["entries"][number]) {
+  const v = req.values;
+  return [
+    id,
+    v.accountId,
+    v.inboxId,
+    req.conversationId,
+    seq,
+    v.content ?? null,
+    v.messageType,
+    or(v.contentType, "text"),
+    json(v.contentAttributes),
+    v.private === undefined ? 0 : v.private === null ? null : v.private ? 1 : 0,
+    or(v.status, "sent"),
+    v.sourceId ?? null,
+    v.senderType ?? null,
+    v.senderId ?? null,
+    json(v.externalSourceIds),
+    json(v.additionalAttributes),
+    json(v.sentiment),
+    v.echoId ?? null,
+    v.idempotencyKey ?? null,
+    v.createdAt ?? null,
+    v.updatedAt ?? null,
+    v.senderType === "Contact" ? 1 : 0,
+  ];
+}
+
+/** The rows as JSON arrays of at most MAX_JSON_CHARS (one row at least each). */
+function slices(rows: unknown[][]): string[] {
+  const out: string[] = [];
+  let part: string[] = [];
+  let size = 0;
+  for (const row of rows) {
+    const one = JSON.stringify(row);
+    if (part.length > 0 && size + one.length > MAX_JSON_CHARS) {
+      out.push(`[${part.join(",")}]`);
+      part = [];
+      size = 0;
+    }
+    part.push(one);
+    size += one.length + 1;
+  }
+  if (part.length > 0) {
+    out.push(`[${part.join(",")}]`);
+  }
+  return out;
+}
+
+/** The messages table's columns, in the order of a row of `messageRow`. */
 const MESSAGE_COLUMNS =
   "id, account_id, inbox_id, conversation_id, seq, content, message_type, content_type, content_attributes, private, status, source_id, sender_type, sender_id, external_source_ids, additional_attributes, sentiment, echo_id, idempotency_key, created_at, updated_at";
 
@@ -25,39 +94,50 @@ const INSERT_MESSAGES = `INSERT INTO messages (${MESSAGE_COLUMNS})
   FROM json_each(?) j ORDER BY j.key`;
 
 /**
- * The outbox rows, in order, each with the conversation's next event seq: the row's counter is
- * moved past them all by TOUCH after (outboxStatements bumps it once per row, before the row).
+ * The outbox rows, in order, each with its conversation's next event seq (its place among the
+ * conversation's rows, at 4): the counter is moved past them by TOUCH after (outboxStatements
+ * bumps it once per row, before the row).
  */
 const INSERT_OUTBOX = `INSERT INTO event_outbox
     (id, account_id, name, conversation_id, conversation_seq, payload, created_at, sent_at, done_at)
-  SELECT NULL, j.value ->> 0, j.value ->> 1, c.id, c.event_seq + j.key + 1, j.value ->> 2,
+  SELECT NULL, j.value ->> 0, j.value ->> 1, c.id, c.event_seq + (j.value ->> 4), j.value ->> 2,
     j.value ->> 3, NULL, NULL
-  FROM json_each(?1) j JOIN conversations c ON c.id = ?2 ORDER BY j.key RETURNING id`;
+  FROM json_each(?) j JOIN conversations c ON c.id = j.value ->> 5 ORDER BY j.key
+  RETURNING id, conversation_id`;
 
 /**
- * The conversation as the call's touches leave it (touchConversation's rules, applied in turn by
- * writer-batch.ts), and its event counter past the call's outbox rows.
+ * Each conversation as its call's touches leave it (touchConversation's rules, applied in turn
+ * by writer-batch.ts), and its event counter past the call's outbox rows: one row each.
  */
-const TOUCH = `UPDATE conversations SET event_seq = event_seq + ?1, updated_at = ?2,
-    last_activity_at = coalesce(?3, last_activity_at),
-    first_reply_created_at = coalesce(first_reply_created_at, ?4),
-    waiting_since = CASE WHEN ?5 THEN ?6 ELSE coalesce(waiting_since, ?6) END
-  WHERE id = ?7`;
+const TOUCH = `UPDATE conversations AS c SET event_seq = c.event_seq + (j.value ->> 1),
+    updated_at = j.value ->> 2,
+    last_activity_at = coalesce(j.value ->> 3, c.last_activity_at),
+    first_reply_created_at = coalesce(c.first_reply_created_at, j.value ->> 4),
+    waiting_since = CASE WHEN j.value ->> 5 THEN j.value ->> 6
+      ELSE coalesce(c.waiting_since, j.value ->> 6) END
+  FROM json_each(?) j WHERE c.id = j.value ->> 0`;
 
-/** The conversation's contact (as D1 has it then) was last active at the call's last message. */
-const TOUCH_CONTACT = `UPDATE contacts SET last_activity_at = ?1
-  WHERE id = (SELECT contact_id FROM conversations WHERE id = ?2)`;
+/**
+ * Each conversation's contact (as D1 has it then) was last active at its call's last contact
+ * message; a contact of two conversations takes the later call's, as one update after the other.
+ */
+const TOUCH_CONTACTS = `UPDATE contacts SET last_activity_at = (
+    SELECT j.value ->> 1 FROM json_each(?1) j
+    WHERE (SELECT c.contact_id FROM conversations c WHERE c.id = j.value ->> 0) = contacts.id
+    ORDER BY j.key DESC LIMIT 1)
+  WHERE id IN (SELECT c.contact_id FROM json_each(?1) j JOIN conversations c ON c.id = j.value ->> 0)`;
 
 /** The outbox rows the room sent to the queue since its last call. */
 const MARK_SENT =
   "UPDATE event_outbox SET sent_at = ?1 WHERE id IN (SELECT value FROM json_each(?2))";
 
-export const insertMessages = (d1: D1Database, rows: string) =>
-  d1.prepare(INSERT_MESSAGES).bind(rows);
+/** The messages' rows (`messageRow`), in inserts of at most MAX_JSON_CHARS each. */
+export const insertMessages = (d1: D1Database, rows: unknown[][]) =>
+  slices(rows).map((json) => d1.prepare(INSERT_MESSAGES).bind(json));
 
-export const insertOutbox = (d1: D1Database, rows: string, conversationId: number) =>
-  d1.prepare(INSERT_OUTBOX).bind(rows, conversationId);
+export const insertOutbox = (d1: D1Database, rows: string) => d1.prepare(INSERT_OUTBOX).bind(rows);
 
+/** A conversation's clocks after its call's touches, and its outbox rows' count. */
 export type Touched = {
   events: number;
   updatedAt: number;
@@ -67,21 +147,26 @@ export type Touched = {
   waitingAt: number | null;
 };
 
-export const touchConversation = (d1: D1Database, conversationId: number, t: Touched) =>
+export const touchConversations = (d1: D1Database, touched: [number, Touched][]) =>
   d1
     .prepare(TOUCH)
     .bind(
-      t.events,
-      t.updatedAt,
-      t.lastActivityAt,
-      t.firstReplyAt,
-      t.waitingReset ? 1 : 0,
-      t.waitingAt,
-      conversationId,
+      JSON.stringify(
+        touched.map(([id, t]) => [
+          id,
+          t.events,
+          t.updatedAt,
+          t.lastActivityAt,
+          t.firstReplyAt,
+          t.waitingReset ? 1 : 0,
+          t.waitingAt,
+        ]),
+      ),
     );
 
-export const touchContact = (d1: D1Database, conversationId: number, at: number) =>
-  d1.prepare(TOUCH_CONTACT).bind(at, conversationId);
+/** `[conversationId, at]` per conversation whose contact wrote, in call order. */
+export const touchContacts = (d1: D1Database, rows: [number, number][]) =>
+  d1.prepare(TOUCH_CONTACTS).bind(JSON.stringify(rows));
 
 export const markSent = (d1: D1Database, ids: number[], at: number) =>
   d1.prepare(MARK_SENT).bind(at, JSON.stringify(ids));

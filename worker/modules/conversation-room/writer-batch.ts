@@ -5,82 +5,19 @@ import { type CreatedMessage, handlers, prepareDerived } from "../../events/regi
 import type { AnyDomainEvent } from "../../events/types";
 import { nowSeconds } from "../../lib/time";
 import { createdEvent, groupBatch } from "./group-batch";
-import type { LoggedRequest } from "./queries.wal";
 import {
   insertMessages,
   insertOutbox,
   markSent,
+  messageRow,
   type Touched,
-  touchContact,
-  touchConversation,
+  touchContacts,
+  touchConversations,
+  type WriterCall,
 } from "./queries.writer";
 import type { AppendRequest } from "./types";
 
-/** One room's call to the log writer: its oldest logged entries, in seq order, and its marks. */
-export type WriterCall = {
-  entries: { id: number; seq: number; req: LoggedRequest }[];
-  marks: number[];
-};
-
-/**
- * JSON characters of messages per insert: D1 takes a value of 2,000,000 bytes at most, and a
- * character is 3 bytes of UTF-8 at most. A message larger alone goes alone.
- */
-const MAX_JSON_CHARS = 600_000;
-
-/** A value left out takes the column's default, as in a drizzle insert. */
-const or = <T, D>(v: T | undefined, d: D) => (v === undefined ? d : v);
-const json = (v: unknown) => (v === undefined ? "{}" : v === null ? null : JSON.stringify(v));
-
-/** A message's row for queries.writer.ts' INSERT_MESSAGES (insertMessage's values). */
-function messageRow({ id, seq, req }: WriterCall["entries"][number]) {
-  const v = req.values;
-  return [
-    id,
-    v.accountId,
-    v.inboxId,
-    req.conversationId,
-    seq,
-    v.content ?? null,
-    v.messageType,
-    or(v.contentType, "text"),
-    json(v.contentAttributes),
-    v.private === undefined ? 0 : v.private === null ? null : v.private ? 1 : 0,
-    or(v.status, "sent"),
-    v.sourceId ?? null,
-    v.senderType ?? null,
-    v.senderId ?? null,
-    json(v.externalSourceIds),
-    json(v.additionalAttributes),
-    json(v.sentiment),
-    v.echoId ?? null,
-    v.idempotencyKey ?? null,
-    v.createdAt ?? null,
-    v.updatedAt ?? null,
-    v.senderType === "Contact" ? 1 : 0,
-  ];
-}
-
-/** The rows as JSON arrays of at most MAX_JSON_CHARS (one row at least each). */
-function slices(rows: unknown[][]): string[] {
-  const out: string[] = [];
-  let part: string[] = [];
-  let size = 0;
-  for (const row of rows) {
-    const one = JSON.stringify(row);
-    if (part.length > 0 && size + one.length > MAX_JSON_CHARS) {
-      out.push(`[${part.join(",")}]`);
-      part = [];
-      size = 0;
-    }
-    part.push(one);
-    size += one.length + 1;
-  }
-  if (part.length > 0) {
-    out.push(`[${part.join(",")}]`);
-  }
-  return out;
-}
+export type { WriterCall } from "./queries.writer";
 
 /**
  * The call's touches applied in turn (touchConversation's rules): before each message, the reply
@@ -115,23 +52,29 @@ function touches(call: WriterCall) {
   return { found, after: t };
 }
 
+/** A call ready for the writer's statements: its events, or groupBatch's statements. */
+export type ReadyCall = {
+  call: WriterCall;
+  events: (AnyDomainEvent | null)[];
+  byStatements?: Awaited<ReturnType<typeof statementByStatement>>;
+};
+
 /**
- * A room's call as the log writer's statements: its messages, their outbox rows, their derived
- * rows (each derived handler's `createdMessages`), the conversation's touch and its contact's,
- * then the room's outbox marks; a few statements whatever the number of messages. The rows are
- * those groupBatch writes message by message (whose way a call takes when a message carries files
- * or a derived handler has no form for the writer). `eventIds`: the outbox rows, in order.
+ * A room's call made ready: its message_created events recorded and its derived writes prepared
+ * (prepareDerived). A call whose message carries files, or whose messages a derived handler
+ * without the writer's form (`createdMessages`) writes for, takes groupBatch's statements.
  */
-export async function writerBatch(db: Db, d1: D1Database, call: WriterCall) {
+export async function readyCall(db: Db, d1: D1Database, call: WriterCall): Promise<ReadyCall> {
   const first = call.entries[0] as WriterCall["entries"][number];
-  const conversationId = first.req.conversationId;
   const events = call.entries.map((e) =>
     e.req.record ? createdEvent(e.req as AppendRequest, e.id) : null,
   );
-  const recorded = events.filter((e): e is AnyDomainEvent => e !== null);
-  await prepareDerived(db, recorded, first.req.record?.at ?? 0);
-  const derived = handlers().derived;
-  const byStatements = derived.some(
+  await prepareDerived(
+    db,
+    events.filter((e): e is AnyDomainEvent => e !== null),
+    first.req.record?.at ?? 0,
+  );
+  const byStatements = handlers().derived.some(
     (d) =>
       !d.createdMessages &&
       call.entries.some((e, i) => {
@@ -140,67 +83,117 @@ export async function writerBatch(db: Db, d1: D1Database, call: WriterCall) {
       }),
   );
   if (byStatements || call.entries.some((e) => (e.req.attachments ?? []).length > 0)) {
-    return statementByStatement(db, d1, call);
+    return { call, events, byStatements: await statementByStatement(db, d1, call) };
   }
-  const { found, after } = touches(call);
+  return { call, events };
+}
+
+/**
+ * Calls as one transaction's statements: the messages of them all, their outbox rows, their
+ * derived rows (each derived handler's `createdMessages`), the conversations' touches and their
+ * contacts', then the rooms' outbox marks: a handful of statements whatever the number of rooms
+ * and messages, writing the rows groupBatch's statements write for each message in turn (calls
+ * taking those statements follow). `eventIds`: per call, its outbox rows in order.
+ */
+export function writerStatements(d1: D1Database, ready: ReadyCall[]) {
+  const messages: unknown[][] = [];
   const outbox: unknown[][] = [];
   const created: CreatedMessage[] = [];
-  call.entries.forEach((e, i) => {
-    const event = events[i];
-    const by = e.req.record;
-    if (!event || !by) {
-      return;
+  const touched: [number, Touched][] = [];
+  const contacts: [number, number][] = [];
+  const marks: number[] = [];
+  for (const { call, events, byStatements } of ready) {
+    if (byStatements) {
+      continue;
     }
-    const { payload } = outboxPayload(event, by);
-    outbox.push([event.accountId, webhookName("message.created"), JSON.stringify(payload), by.at]);
-    const clocks = found[i] as Touched;
-    created.push({
-      messageId: e.id,
-      accountId: event.accountId,
-      conversationId,
-      isPrivate: e.req.values.private ?? false,
-      firstReplyAt: clocks.firstReplyAt,
-      waitingReset: clocks.waitingReset,
-      waitingAt: clocks.waitingAt,
+    const conversationId = (call.entries[0] as WriterCall["entries"][number]).req.conversationId;
+    const { found, after } = touches(call);
+    call.entries.forEach((e, i) => {
+      messages.push(messageRow(e));
+      const event = events[i];
+      const by = e.req.record;
+      if (!event || !by) {
+        return;
+      }
+      after.events += 1;
+      const { payload } = outboxPayload(event, by);
+      const name = webhookName("message.created");
+      outbox.push([
+        event.accountId,
+        name,
+        JSON.stringify(payload),
+        by.at,
+        after.events,
+        conversationId,
+      ]);
+      const clocks = found[i] as Touched;
+      created.push({
+        messageId: e.id,
+        accountId: event.accountId,
+        conversationId,
+        isPrivate: e.req.values.private ?? false,
+        firstReplyAt: clocks.firstReplyAt,
+        waitingReset: clocks.waitingReset,
+        waitingAt: clocks.waitingAt,
+      });
     });
-  });
-  after.events = outbox.length;
-  const statements: D1PreparedStatement[] = slices(call.entries.map(messageRow)).map((rows) =>
-    insertMessages(d1, rows),
-  );
-  const outboxAt = statements.length;
-  if (outbox.length > 0) {
-    statements.push(insertOutbox(d1, JSON.stringify(outbox), conversationId));
+    touched.push([conversationId, after]);
+    // Each contact's message moves it: the last one's time stands.
+    const contactAt = call.entries.reduce<number | null>(
+      (at, e) => (e.req.contactId ? e.req.touch.at : at),
+      null,
+    );
+    if (contactAt !== null) {
+      contacts.push([conversationId, contactAt]);
+    }
+    marks.push(...call.marks);
   }
-  for (const d of derived) {
+  const statements = insertMessages(d1, messages);
+  const outboxAt =
+    outbox.length > 0 ? statements.push(insertOutbox(d1, JSON.stringify(outbox))) - 1 : -1;
+  for (const d of handlers().derived) {
     for (const s of d.createdMessages?.(created) ?? []) {
       statements.push(d1.prepare(s.sql).bind(...s.params));
     }
   }
-  statements.push(touchConversation(d1, conversationId, after));
-  // Each contact's message moves it: the last one's time stands.
-  const contactAt = call.entries.reduce<number | null>(
-    (at, e) => (e.req.contactId ? e.req.touch.at : at),
-    null,
-  );
-  if (contactAt !== null) {
-    statements.push(touchContact(d1, conversationId, contactAt));
+  if (touched.length > 0) {
+    statements.push(touchConversations(d1, touched));
   }
-  if (call.marks.length > 0) {
-    statements.push(markSent(d1, call.marks, nowSeconds()));
+  if (contacts.length > 0) {
+    statements.push(touchContacts(d1, contacts));
   }
+  if (marks.length > 0) {
+    statements.push(markSent(d1, marks, nowSeconds()));
+  }
+  const slicesOf = ready.map((r) => {
+    const at = statements.length;
+    statements.push(...(r.byStatements?.statements ?? []));
+    return at;
+  });
   return {
     statements,
-    eventIds: (results: D1Result[]) =>
-      outbox.length === 0
-        ? []
-        : ((results[outboxAt]?.results ?? []) as { id: number }[])
-            .map((r) => r.id)
-            .sort((a, b) => a - b),
+    eventIds: (results: D1Result[]): number[][] => {
+      const rows = (outboxAt < 0 ? [] : (results[outboxAt]?.results ?? [])) as {
+        id: number;
+        conversation_id: number;
+      }[];
+      return ready.map((r, n) => {
+        if (r.byStatements) {
+          const at = slicesOf[n] as number;
+          return r.byStatements.eventIds(results.slice(at, at + r.byStatements.statements.length));
+        }
+        const conversationId = (r.call.entries[0] as WriterCall["entries"][number]).req
+          .conversationId;
+        return rows
+          .filter((row) => row.conversation_id === conversationId)
+          .map((row) => row.id)
+          .sort((a, b) => a - b);
+      });
+    },
   };
 }
 
-/** The call as groupBatch's statements (drizzle's, taken as SQL), and the marks after them. */
+/** A call as groupBatch's statements (drizzle's, taken as SQL), and its marks after them. */
 async function statementByStatement(db: Db, d1: D1Database, call: WriterCall) {
   const group = call.entries.map((e) => ({ req: e.req as AppendRequest, seq: e.seq, id: e.id }));
   const batch = await groupBatch(db, group, { counters: false, rows: false });

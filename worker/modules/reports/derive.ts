@@ -1,4 +1,4 @@
-import { placeholder, type SQL, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import type { CreatedMessage, DerivedWrites } from "../../events/registry";
@@ -196,28 +196,29 @@ const inboxesOf = (events: readonly AnyDomainEvent[]) =>
  */
 const FACTS_PER_STATEMENT = 4;
 
-/** The facts of a log writer's call's messages, one statement for the call (SQL built once). */
+/** The facts of a log writer's messages, one statement for a transaction (SQL built once). */
 let createdFacts: ReturnType<typeof prepareCreatedFacts> | undefined;
 
-/** A call's public messages (a private note has no facts) in one statement. */
+/** The calls' public messages (a private note has no facts) in one statement. */
 function createdMessagesFacts(all: CreatedMessage[]) {
   const counted = all.filter((m) => !m.isPrivate);
-  const first = counted[0];
-  if (!first) {
+  if (counted.length === 0) {
     return [];
   }
   createdFacts ??= prepareCreatedFacts(
-    messageFacts(fromCreatedMessages).map((f) => ({ ...f, accountId: placeholder("account") })),
+    messageFacts(fromCreatedMessages).map((f) => ({ ...f, accountId: sql`c.fact_account` })),
   );
   const messages = JSON.stringify(
-    counted.map((m) => [m.messageId, m.firstReplyAt, m.waitingReset ? 1 : 0, m.waitingAt]),
+    counted.map((m) => [
+      m.messageId,
+      m.firstReplyAt,
+      m.waitingReset ? 1 : 0,
+      m.waitingAt,
+      m.conversationId,
+      m.accountId,
+    ]),
   );
-  const params = createdFacts.bind({
-    messages,
-    conversation: first.conversationId,
-    account: first.accountId,
-  });
-  return [{ sql: createdFacts.sql, params }];
+  return [{ sql: createdFacts.sql, params: createdFacts.bind(messages) }];
 }
 
 /** Reporting events (and, by trigger, their rollups) in the batch of their domain events. */

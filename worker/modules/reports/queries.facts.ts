@@ -1,4 +1,4 @@
-import { fillPlaceholders, type Placeholder, placeholder, type SQL, sql } from "drizzle-orm";
+import { fillPlaceholders, placeholder, type SQL, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { agentBotInboxes, eventOutbox, labels, messages, reportingEvents } from "../../db/schema";
@@ -13,7 +13,8 @@ import { businessClock } from "./queries.calendar";
  */
 export type Fact = {
   name: string;
-  accountId: number | Placeholder;
+  /** A number, or SQL over the FROM (a log writer's row names its account). */
+  accountId: number | SQL;
   /** FROM … WHERE … naming `c` (conversations) and optionally `m` (messages). */
   from: SQL;
   start: SQL;
@@ -61,14 +62,14 @@ const COLUMNS = sql.raw(
 
 /** factRow with its columns named, and its message's place `k` and its own `i` to order by. */
 const keyedFactRow = (f: Fact, i: number) =>
-  sql`SELECT NULL AS id, ${f.accountId} AS account_id, ${f.name} AS name, f.e - f.s AS value,
+  sql`SELECT NULL AS id, f.account AS account_id, ${f.name} AS name, f.e - f.s AS value,
       ${businessSeconds(f)} AS value_in_business_hours,
       f.inbox AS inbox_id, f.u AS user_id, f.team AS team_id, f.cid AS conversation_id,
       f.s AS event_start_time, f.e AS event_end_time, f.e AS created_at, f.label AS label_id,
       f.k AS k, ${sql.raw(String(i))} AS i
     FROM (SELECT (${f.start}) AS s, (${f.end}) AS e, ${f.user} AS u, c.inbox_id AS inbox,
-      c.team_id AS team, c.id AS cid, ${f.label ?? sql`NULL`} AS label, c.k AS k
-      ${f.from}) f`;
+      c.team_id AS team, c.id AS cid, ${f.label ?? sql`NULL`} AS label, c.k AS k,
+      ${f.accountId} AS account ${f.from}) f`;
 
 /**
  * The facts of a log writer's call (`facts` over `fromCreatedMessages`) in one statement, its
@@ -82,28 +83,25 @@ export function prepareCreatedFacts(facts: Fact[]) {
       sql` UNION ALL `,
     )}) ORDER BY k, i`,
   );
-  return {
-    sql: text,
-    bind: (values: { messages: string; conversation: number; account: number }) =>
-      fillPlaceholders(params, values),
-  };
+  return { sql: text, bind: (messages: string) => fillPlaceholders(params, { messages }) };
 }
 
 /**
- * A log writer's call's messages as `m`, each with its conversation as `c` as the message found
- * it (CreatedMessage in events/registry.ts: the call's earlier messages moved its reply clocks,
- * and the row is touched once, after every fact), from one JSON parameter of
- * `[id, firstReplyAt, waitingReset, waitingAt]` per message; `c.k` is the message's place.
+ * A log writer's messages as `m`, each with its conversation as `c` as the message found it
+ * (CreatedMessage in events/registry.ts: its call's earlier messages moved the reply clocks, and
+ * the row is touched once, after every fact), from one JSON parameter of `[id, firstReplyAt,
+ * waitingReset, waitingAt, conversationId, accountId]` per message; `c.k` is the message's
+ * place, `c.fact_account` its event's account.
  */
 export const fromCreatedMessages = (where: SQL = sql``) =>
-  sql`FROM (SELECT j.key AS k, j.value ->> 0 AS message_id, c0.id AS id,
+  sql`FROM (SELECT j.key AS k, j.value ->> 0 AS message_id, j.value ->> 5 AS fact_account, c0.id AS id,
       c0.account_id AS account_id, c0.inbox_id AS inbox_id, c0.team_id AS team_id,
       c0.assignee_id AS assignee_id, c0.created_at AS created_at,
       coalesce(c0.first_reply_created_at, j.value ->> 1) AS first_reply_created_at,
       CASE WHEN j.value ->> 2 THEN j.value ->> 3
         ELSE coalesce(c0.waiting_since, j.value ->> 3) END AS waiting_since
     FROM json_each(${placeholder("messages")}) j
-    JOIN conversations c0 ON c0.id = ${placeholder("conversation")}) c
+    JOIN conversations c0 ON c0.id = j.value ->> 4) c
     JOIN ${messages} m ON m.id = c.message_id WHERE 1 ${where}`;
 
 /** The conversation `ref` as `c`, with `where` (SQL starting with AND) added. */
