@@ -32,11 +32,7 @@ function request(
     createdAt: at,
   };
   const byUser = { performedBy: { type: "user" as const, id: w.agent.id }, origin: "", at };
-  const common = {
-    conversationId: c.conversation.id,
-    view: {} as Entry["req"]["view"],
-    counters: { id: c.conversation.id, contactInboxId: null },
-  };
+  const common = { conversationId: c.conversation.id };
   switch (kind) {
     case "incoming":
       return {

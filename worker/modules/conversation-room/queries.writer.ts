@@ -8,9 +8,15 @@
 
 import type { LoggedRequest } from "./queries.wal";
 
+/** What the writer reads of a logged request. */
+export type WriterRequest = Pick<
+  LoggedRequest,
+  "conversationId" | "values" | "touch" | "contactId" | "attachments" | "record"
+>;
+
 /** One room's call to the log writer: its oldest logged entries, in seq order, and its marks. */
 export type WriterCall = {
-  entries: { id: number; seq: number; req: LoggedRequest }[];
+  entries: { id: number; seq: number; req: WriterRequest }[];
   marks: number[];
 };
 

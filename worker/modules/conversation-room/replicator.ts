@@ -32,6 +32,23 @@ const SET_ASIDE_AFTER = 8;
 const refusedByD1 = (err: unknown) =>
   /constraint|too big|toobig|mismatch/i.test(`${err} ${(err as Error)?.cause ?? ""}`);
 
+/** What the writer reads of a logged request (not the room's views of it: less to copy). */
+const written = ({
+  conversationId,
+  values,
+  touch,
+  contactId,
+  attachments,
+  record,
+}: LogEntry["req"]) => ({
+  conversationId,
+  values,
+  touch,
+  contactId,
+  attachments,
+  record,
+});
+
 /** A message D1 refused, set aside: what the room tells its sockets and records. */
 export type SetAside = { entry: LogEntry; reason: string };
 
@@ -62,6 +79,7 @@ export class Replicator {
   private alone = false;
   /** The oldest message's id and how often it failed alone. */
   private head = { id: 0, failures: 0 };
+  private stub: { accountId: number; stub: WriterStub } | undefined;
 
   constructor(
     private readonly log: MessageLog,
@@ -208,11 +226,16 @@ export class Replicator {
   private async write(entries: LogEntry[]): Promise<void> {
     // A message written alone (to find one D1 refuses) carries nothing else.
     const marks = this.alone ? [] : this.relay.takeIds();
-    const call = { entries: entries.map(({ id, seq, req }) => ({ id, seq, req })), marks };
+    const call = {
+      entries: entries.map(({ id, seq, req }) => ({ id, seq, req: written(req) })),
+      marks,
+    };
     let answer: WriterAnswer;
     try {
-      answer = await this.writer((entries[0] as LogEntry).req.values.accountId).write(call);
+      answer = await this.writerOf((entries[0] as LogEntry).req.values.accountId).write(call);
     } catch (err) {
+      // A stub that saw its object fail stays broken: the next call takes a new one.
+      this.stub = undefined;
       this.giveBack(marks);
       throw err;
     }
@@ -222,6 +245,14 @@ export class Replicator {
     }
     this.done(entries);
     this.relay.send(answer.eventIds);
+  }
+
+  /** The account's writer, its stub kept (naming it hashes the name; a stub costs to make). */
+  private writerOf(accountId: number): WriterStub {
+    if (this.stub?.accountId !== accountId) {
+      this.stub = { accountId, stub: this.writer(accountId) };
+    }
+    return this.stub.stub;
   }
 
   private giveBack(marks: number[]): void {
