@@ -41,13 +41,17 @@ export function sendAll(sockets: WebSocket[], data: string): void {
  * first, so nothing overtakes a frame that is owed.
  */
 export class RoomFrames<F extends Frame> {
+  private readonly kv: SyncKvStorage;
+  private readonly sql: SqlStorage;
   private seq: number;
   private readonly pending: Record<Role, string[]> = { agent: [], contact: [] };
   private scheduled = false;
 
   constructor(private readonly ctx: DurableObjectState) {
-    this.seq = ctx.storage.kv.get<number>("event_seq") ?? 0;
-    ctx.storage.sql.exec(
+    this.kv = ctx.storage.kv;
+    this.sql = ctx.storage.sql;
+    this.seq = this.kv.get<number>("event_seq") ?? 0;
+    this.sql.exec(
       `CREATE TABLE IF NOT EXISTS events (
          seq INTEGER PRIMARY KEY,
          agent_frame TEXT,
@@ -64,18 +68,17 @@ export class RoomFrames<F extends Frame> {
   /** Takes the next event seq, keeps the frames and sends them; all synchronous. */
   emit(event: RoomEvent<F>): void {
     const seq = ++this.seq;
-    const { kv, sql } = this.ctx.storage;
-    kv.put("event_seq", seq);
+    this.kv.put("event_seq", seq);
     const agentFrame = frame(event.agent, seq);
     const contactFrame = event.contact === null ? null : frame(event.contact, seq);
-    sql.exec(
+    this.sql.exec(
       "INSERT INTO events (seq, agent_frame, contact_frame) VALUES (?, ?, ?)",
       seq,
       agentFrame,
       contactFrame,
     );
     if (seq % 500 === 0) {
-      sql.exec("DELETE FROM events WHERE seq <= ?", seq - EVENT_LOG_LIMIT);
+      this.sql.exec("DELETE FROM events WHERE seq <= ?", seq - EVENT_LOG_LIMIT);
     }
     this.broadcast(agentFrame, contactFrame);
   }
@@ -85,13 +88,12 @@ export class RoomFrames<F extends Frame> {
     if (after >= this.seq) {
       return [];
     }
-    const { sql } = this.ctx.storage;
-    const oldest = sql.exec<{ seq: number }>("SELECT min(seq) AS seq FROM events").one().seq;
+    const oldest = this.sql.exec<{ seq: number }>("SELECT min(seq) AS seq FROM events").one().seq;
     if (oldest === null || oldest > after + 1) {
       return null;
     }
     const column = audience === "agent" ? "agent_frame" : "contact_frame";
-    return sql
+    return this.sql
       .exec<{ frame: string | null }>(
         `SELECT ${column} AS frame FROM events WHERE seq > ? ORDER BY seq`,
         after,
