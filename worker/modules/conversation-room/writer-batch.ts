@@ -177,6 +177,15 @@ export function writerStatements(d1: D1Database, ready: ReadyCall[]) {
         id: number;
         conversation_id: number;
       }[];
+      const byConversation = new Map<number, number[]>();
+      for (const row of rows) {
+        const ids = byConversation.get(row.conversation_id);
+        if (ids) {
+          ids.push(row.id);
+        } else {
+          byConversation.set(row.conversation_id, [row.id]);
+        }
+      }
       return ready.map((r, n) => {
         if (r.byStatements) {
           const at = slicesOf[n] as number;
@@ -184,10 +193,7 @@ export function writerStatements(d1: D1Database, ready: ReadyCall[]) {
         }
         const conversationId = (r.call.entries[0] as WriterCall["entries"][number]).req
           .conversationId;
-        return rows
-          .filter((row) => row.conversation_id === conversationId)
-          .map((row) => row.id)
-          .sort((a, b) => a - b);
+        return (byConversation.get(conversationId) ?? []).sort((a, b) => a - b);
       });
     },
   };
