@@ -1,4 +1,4 @@
-import type { ConversationRow, MessageRow } from "../../db/schema";
+import type { ConversationRow } from "../../db/schema";
 import { commit, recorderOf } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
 import { performerOf } from "../access-tokens/service";
