@@ -171,7 +171,10 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
       const scope = senderScope(this.env, ref, who, sender);
       const row = await this.conversation.get(() => sender.conversation(scope.deps));
       const req = await messageRequest(scope, sender, row, action);
-      const result = await this.writer.append({ ...req, allowed }, place);
+      const result = await this.writer.append(
+        { ...req, allowed: (now) => allowed(now, sender) },
+        place,
+      );
       await reopenAfter(scope, row, req, result);
       await scope.deps.events.flush();
       const { id, seq } = result.message;

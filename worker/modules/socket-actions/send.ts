@@ -78,17 +78,22 @@ export class SocketSenders {
   }
 
   /** Taken as the frame arrives; asked when its message commits, with the row the room holds. */
-  check(who: SocketIdentity, ref: RoomConversation): (now: ConversationRow | undefined) => boolean {
+  check(
+    who: SocketIdentity,
+    ref: RoomConversation,
+  ): (now: ConversationRow | undefined, sender: SocketSender) => boolean {
     const since = this.count;
     const tag = who.kind === "contact" ? null : `${who.kind}:${who.id}`;
-    return (now) => {
+    return (now, sender) => {
       const revoked = Math.max(this.at.get("*") ?? 0, tag ? (this.at.get(tag) ?? 0) : 0);
+      // A visitor's contact as their session names it now (a merge moves it), not as they opened.
+      const contact = sender.actor.kind === "contact" ? sender.actor.contact.id : null;
       return (
         revoked <= since &&
         (!now ||
           (now.inboxId === ref.inboxId &&
             now.accountId === ref.accountId &&
-            (who.kind !== "contact" || now.contactId === who.id)))
+            (contact === null || now.contactId === contact)))
       );
     };
   }

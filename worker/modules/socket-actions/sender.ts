@@ -9,8 +9,9 @@ import type { AccountRole, Actor } from "../access-tokens/service";
 import { findAccount } from "../accounts/queries";
 import { callerScope } from "../accounts/scope";
 import { findBot } from "../agent-bots/queries";
+import { findContactSession } from "../contacts/queries.sessions";
 import { viewerOf } from "../conversations/policy";
-import { findById, findContact, findContactInbox, inboxVisibleTo } from "../conversations/queries";
+import { findById, inboxVisibleTo } from "../conversations/queries";
 import { loadOwnConversation } from "../conversations/service.public";
 import { findInbox } from "../inboxes/queries";
 import { findUser } from "../users/queries";
@@ -77,15 +78,18 @@ async function contactSender(
   displayId: number,
 ): Promise<SocketSender> {
   const { db } = deps;
-  const [account, contact, inbox, contactInbox] = await Promise.all([
+  // By the session's source_id, as the public API finds a visitor, not by the contact the socket
+  // opened as: once that contact is merged into another, the session is the other's (its
+  // conversations and contact inboxes moved there), and the socket goes on working.
+  const [account, session, inbox] = await Promise.all([
     findAccount(db, ref.accountId),
-    findContact(db, ref.accountId, who.id),
+    who.source ? findContactSession(db, ref.inboxId, who.source) : undefined,
     findInbox(db, ref.accountId, ref.inboxId),
-    who.source ? findContactInbox(db, ref.inboxId, who.source) : undefined,
   ]);
-  if (!account || !contact || !inbox || contactInbox?.contactId !== contact.id) {
+  if (!account || !session || !inbox || session.contact.accountId !== ref.accountId) {
     throw notFound();
   }
+  const { contact, contactInbox } = session;
   if (account.status !== "active") {
     throw new ApiError("account_suspended");
   }
