@@ -7,6 +7,19 @@ import { childEnv, root } from "../../scripts/lib/wrangler.mjs";
 const wranglerBin = path.join(root, "node_modules", ".bin", "wrangler");
 export const stateRoot = path.join(root, ".wrangler", "bench");
 
+/**
+ * The measured server's environment. Wrangler dev's local observability (on by default since
+ * wrangler 4.1xx) streams every invocation's trace to a collector worker in the same workerd,
+ * which writes it to disk: about 1.5 ms of CPU per socket message with 200 busy rooms, half of
+ * the server's, spent on dev tooling a deployed Worker does not run. Off for every server the
+ * benches start (the floor's too, so the ratios compare like with like); X_LOCAL_OBSERVABILITY=true
+ * measures with it.
+ */
+const serverEnv = {
+  ...childEnv,
+  X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false",
+};
+
 function run(args) {
   const r = spawnSync(wranglerBin, args, {
     cwd: root,
@@ -60,7 +73,7 @@ export async function startServer(dir, port, vars = {}, { killable = false, args
       ...varArgs,
       ...args,
     ],
-    { cwd: root, env: childEnv, stdio: ["ignore", "ignore", "inherit"], detached: killable },
+    { cwd: root, env: serverEnv, stdio: ["ignore", "ignore", "inherit"], detached: killable },
   );
   const kill = () =>
     new Promise((resolve) => {
