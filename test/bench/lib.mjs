@@ -3,6 +3,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { childEnv, root } from "../../scripts/lib/wrangler.mjs";
+import { directBase } from "./direct-port.mjs";
 
 const wranglerBin = path.join(root, "node_modules", ".bin", "wrangler");
 export const stateRoot = path.join(root, ".wrangler", "bench");
@@ -49,9 +50,16 @@ export function freshDatabase(name, sql) {
 /**
  * Starts wrangler dev on `dir` and resolves once /openapi.json answers. With `killable`, it runs
  * in a process group of its own and `kill()` ends it at once with SIGKILL, workerd and all, as a
- * crash would. `args`: more wrangler dev flags (e.g. --test-scheduled).
+ * crash would. `args`: more wrangler dev flags (e.g. --test-scheduled). With `direct`, `base` is
+ * the Worker's own port past wrangler dev's reload proxy (direct-port.mjs; `direct` says whether
+ * it was found), unless BENCH_VIA_PROXY is set.
  */
-export async function startServer(dir, port, vars = {}, { killable = false, args = [] } = {}) {
+export async function startServer(
+  dir,
+  port,
+  vars = {},
+  { killable = false, args = [], direct = false } = {},
+) {
   const base = `http://127.0.0.1:${port}`;
   // Mailed links are built on PUBLIC_URL only (never the request's Host): this server's own.
   const varArgs = Object.entries({ PUBLIC_URL: base, ...vars }).flatMap(([k, v]) => [
@@ -88,7 +96,15 @@ export async function startServer(dir, port, vars = {}, { killable = false, args
   while (Date.now() < deadline) {
     try {
       if ((await fetch(`${base}/openapi.json`)).ok) {
-        return { base, pid: child.pid, stop: () => stopChild(child), kill };
+        const past =
+          direct && !process.env.BENCH_VIA_PROXY ? await directBase(child.pid, port) : null;
+        return {
+          base: past ?? base,
+          direct: past !== null,
+          pid: child.pid,
+          stop: () => stopChild(child),
+          kill,
+        };
       }
     } catch {
       // not listening yet

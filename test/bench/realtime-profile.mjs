@@ -192,7 +192,7 @@ if (which === "rooms") {
   });
 } else {
   const { dir } = freshDatabase("realtime-profile", SEED);
-  const server = await startServer(dir, 8972, {}, { args });
+  const server = await startServer(dir, 8972, {}, { args, direct: true });
   try {
     const load = await socketLoad(server.base);
     const session = await inspect(INSPECTOR);

@@ -81,7 +81,7 @@ function party(ws, name, sentAt, latencies, tally) {
 /** `hooks`: more wrangler dev flags (`args`), and calls around the sending phase (the profiler). */
 export async function measureRooms(port, hooks = {}) {
   const { dir } = freshDatabase("realtime-rooms", seed());
-  const server = await startServer(dir, port, {}, { args: hooks.args ?? [] });
+  const server = await startServer(dir, port, {}, { args: hooks.args ?? [], direct: true });
   const ws = server.base.replace("http", "ws");
   const sentAt = new Map();
   const latencies = [];
@@ -137,6 +137,7 @@ export async function measureRooms(port, hooks = {}) {
     const { d1, ...counts } = tally;
     return {
       ...counts,
+      direct: server.direct,
       d1Lag: await d1.lag(),
       // Read once the server is stopped (below): batches still in flight have finished.
       d1Writes: () => d1Writes(dir),

@@ -111,7 +111,7 @@ function stored(dir, sql) {
 
 async function measureRoom(relayP99) {
   const { dir } = freshDatabase("realtime", SEED);
-  const server = await startServer(dir, 8961);
+  const server = await startServer(dir, 8961, {}, { direct: true });
   const base = `${server.base}/api/v1/accounts/1/conversations/1`;
   const wsUrl = `${base.replace("http", "ws")}/live?batch=1&api_access_token=${TOKEN}`;
   try {
@@ -141,6 +141,7 @@ async function measureRoom(relayP99) {
     l.close();
     // Read once the server is stopped (below): batches still in flight have finished.
     return {
+      direct: server.direct,
       floor,
       http,
       socket,
@@ -197,6 +198,11 @@ export async function main() {
   const out = [];
   out.push(
     `\none conversation, ${LISTENERS} listeners (batch=1); sequential, after ${WARMUP} warm-up`,
+  );
+  out.push(
+    room.direct && rooms.direct
+      ? "  the Worker and its floor reached at the Worker's own port, past wrangler dev's reload proxy (a second workerd that forwards every request and frame; BENCH_VIA_PROXY=1 goes through it)"
+      : "  the Worker and its floor reached through wrangler dev's reload proxy",
   );
   out.push(row("bare Node ws relay", relay));
   out.push(row("floor: GET / (no storage)", room.floor.latency));
