@@ -8,6 +8,7 @@ import { framesOf, open, summarize } from "./realtime-ws.mjs";
 
 export const ROOMS = Number(process.env.BENCH_ROOMS ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const FLAT_SECONDS = Number(process.env.BENCH_FLAT_SECONDS ?? 15);
 const VISITOR_EVERY_MS = 2200; // 0.45/s, under the per-contact 30/min
 const AGENT_EVERY_MS = 450; // 2.2/s
 const TOKEN = "benchRoomsToken000000001";
@@ -32,12 +33,15 @@ function seed() {
 
 /**
  * One side of one room: sends on a timer, acks by echo_id, times what the other side sent.
+ * `phase`: the run's tally and latencies, and whether agents send again as soon as they are
+ * acked (flat out; cleared when the sending phase ends).
  */
-function party(ws, name, sentAt, latencies, tally) {
+function party(ws, name, sentAt, phase) {
   const waiting = new Map();
   let lastSeq = 0;
   ws.onmessage = (e) => {
     const now = performance.now();
+    const { tally, latencies } = phase;
     for (const f of framesOf(e.data)) {
       if (f.event === "ack" || f.event === "error") {
         if (f.event === "ack" && !f.data.duplicate) {
@@ -46,6 +50,9 @@ function party(ws, name, sentAt, latencies, tally) {
         const done = waiting.get(f.data.echo_id);
         waiting.delete(f.data.echo_id);
         done?.(f.event === "ack");
+        if (done && phase.flatOut && name.startsWith("a")) {
+          tick();
+        }
         continue;
       }
       if (f.event !== "message.created") {
@@ -65,7 +72,8 @@ function party(ws, name, sentAt, latencies, tally) {
   let n = 0;
   // Closed loop: a party whose last message is not acked yet skips its turn, so an overloaded
   // server slows the senders down (and shows as a lower rate) instead of piling up a backlog.
-  return () => {
+  const tick = () => {
+    const { tally } = phase;
     if (waiting.size > 0) {
       tally.skipped++;
       return;
@@ -76,15 +84,22 @@ function party(ws, name, sentAt, latencies, tally) {
     waiting.set(echo, (ok) => (ok ? tally.acked++ : tally.refused++));
     ws.send(JSON.stringify({ type: "message.create", echo_id: echo, content: echo }));
   };
+  return tick;
 }
 
-/** `hooks`: more wrangler dev flags (`args`), and calls around the sending phase (the profiler). */
-export async function measureRooms(port, hooks = {}) {
-  const { dir } = freshDatabase("realtime-rooms", seed());
+/**
+ * `hooks`: more wrangler dev flags (`args`), and calls around the sending phase (the profiler).
+ * `flatOut`: the rooms' capacity instead of their latency at a human pace, which offers at most
+ * ROOMS × (1/2.2 s + 1/0.45 s) ≈ 535 msg/s whatever the server could do: only the agents send
+ * (visitors are held to 30 a minute), each again as soon as its last message is acked.
+ */
+export async function measureRooms(port, hooks = {}, { flatOut = false } = {}) {
+  const { dir } = freshDatabase(flatOut ? "realtime-rooms-flat" : "realtime-rooms", seed());
   const server = await startServer(dir, port, {}, { args: hooks.args ?? [], direct: true });
   const ws = server.base.replace("http", "ws");
   const sentAt = new Map();
   const latencies = [];
+  const phase = { flatOut, latencies };
   const tally = {
     sent: 0,
     acked: 0,
@@ -94,6 +109,7 @@ export async function measureRooms(port, hooks = {}) {
     reordered: new Set(),
     d1: watchD1(dir),
   };
+  phase.tally = tally;
   const sockets = [];
   const timers = [];
   try {
@@ -112,10 +128,14 @@ export async function measureRooms(port, hooks = {}) {
     pairs.forEach(([visitor, agent], index) => {
       const i = index + 1;
       sockets.push(visitor, agent);
-      const v = party(visitor, `v${i}`, sentAt, latencies, tally);
-      const a = party(agent, `a${i}`, sentAt, latencies, tally);
+      const v = party(visitor, `v${i}`, sentAt, phase);
+      const a = party(agent, `a${i}`, sentAt, phase);
       // Staggered starts, so the rooms do not all send in the same millisecond.
       const offset = Math.random() * AGENT_EVERY_MS;
+      if (flatOut) {
+        timers.push(setTimeout(a, offset));
+        return;
+      }
       timers.push(
         setTimeout(() => timers.push(setInterval(v, VISITOR_EVERY_MS)), offset),
         setTimeout(() => timers.push(setInterval(a, AGENT_EVERY_MS)), offset),
@@ -124,7 +144,8 @@ export async function measureRooms(port, hooks = {}) {
     await hooks.sending?.();
     const cpuWatch = watchCpu(server);
     const t0 = performance.now();
-    await new Promise((r) => setTimeout(r, SECONDS * 1000));
+    await new Promise((r) => setTimeout(r, (flatOut ? FLAT_SECONDS : SECONDS) * 1000));
+    phase.flatOut = false;
     for (const t of timers) {
       clearTimeout(t);
       clearInterval(t);
