@@ -13,8 +13,8 @@ export const stateRoot = path.join(root, ".wrangler", "bench");
  * wrangler 4.1xx) streams every invocation's trace to a collector worker in the same workerd,
  * which writes it to disk: about 1.5 ms of CPU per socket message with 200 busy rooms, half of
  * the server's, spent on dev tooling a deployed Worker does not run. Off for every server the
- * benches start (the floor's too, so the ratios compare like with like); X_LOCAL_OBSERVABILITY=true
- * measures with it.
+ * benches and the browser tests start (the floor's too, so the ratios compare like with like);
+ * X_LOCAL_OBSERVABILITY=true measures with it.
  */
 const serverEnv = {
   ...childEnv,
