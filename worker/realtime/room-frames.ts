@@ -50,7 +50,6 @@ export class RoomFrames<F extends Frame> {
   constructor(private readonly ctx: DurableObjectState) {
     this.kv = ctx.storage.kv;
     this.sql = ctx.storage.sql;
-    this.seq = this.kv.get<number>("event_seq") ?? 0;
     this.sql.exec(
       `CREATE TABLE IF NOT EXISTS events (
          seq INTEGER PRIMARY KEY,
@@ -58,6 +57,10 @@ export class RoomFrames<F extends Frame> {
          contact_frame TEXT
        )`,
     );
+    // The last event kept is the last seq taken (trims keep the newest); `event_seq` is where
+    // rooms stored it before, and where it stays if they have not emitted since.
+    const kept = this.sql.exec<{ seq: number | null }>("SELECT max(seq) AS seq FROM events").one();
+    this.seq = Math.max(kept.seq ?? 0, this.kv.get<number>("event_seq") ?? 0);
   }
 
   /** The seq of the last durable event. */
@@ -67,8 +70,8 @@ export class RoomFrames<F extends Frame> {
 
   /** Takes the next event seq, keeps the frames and sends them; all synchronous. */
   emit(event: RoomEvent<F>): void {
+    // Its row in `events` keeps the seq: a restart goes on after the newest.
     const seq = ++this.seq;
-    this.kv.put("event_seq", seq);
     const agentFrame = frame(event.agent, seq);
     const contactFrame = event.contact === null ? null : frame(event.contact, seq);
     this.sql.exec(

@@ -11,6 +11,12 @@ const MAX_BLOCK = 1024;
 const BUSY_MS = 10_000;
 /** A block that lasted longer than this leases a twice smaller one (a quiet room). */
 const QUIET_MS = 600_000;
+/**
+ * The stored block's `next` runs this many ids ahead of the ids handed out, so storage is
+ * written once per this many messages, not once each: a restart goes on from the stored `next`,
+ * above every id handed out; the ids between are a gap, never reused.
+ */
+const STORE_AHEAD = 32;
 
 /**
  * Message ids for one room, unique across the service without a D1 round trip per message: the
@@ -20,8 +26,10 @@ const QUIET_MS = 600_000;
  * room; across rooms they interleave by block, and an unused remainder is a gap, never reused.
  */
 export class MessageIds {
-  /** The stored block, held in memory once read: only this class writes it. */
+  /** The block, held in memory once read: only this class writes it. */
   private held: Block | undefined;
+  /** The stored block's `next`: every id handed out lies below it. */
+  private storedNext = 0;
 
   constructor(
     private readonly kv: SyncKvStorage,
@@ -42,19 +50,27 @@ export class MessageIds {
       for (let i = 0; i < k; i++) {
         ids.push(block.next + i);
       }
-      this.store({ ...block, next: block.next + k });
+      this.held = { ...block, next: block.next + k };
+      if (this.held.next > this.storedNext) {
+        this.store(this.held, Math.min(block.end, this.held.next + STORE_AHEAD));
+      }
     }
     return ids;
   }
 
   private block(): Block | undefined {
-    this.held ??= this.kv.get<Block>(KEY);
+    if (!this.held) {
+      this.held = this.kv.get<Block>(KEY);
+      this.storedNext = this.held?.next ?? 0;
+    }
     return this.held;
   }
 
-  private store(block: Block): void {
+  /** Keeps `block`, stored with `next` at `storedNext` (ahead of the ids handed out). */
+  private store(block: Block, storedNext = block.next): void {
     this.held = block;
-    this.kv.put(KEY, block);
+    this.kv.put(KEY, { ...block, next: storedNext });
+    this.storedNext = storedNext;
   }
 
   /**

@@ -1,21 +1,42 @@
 import type { MessageRow } from "../../db/schema";
-import type { AppendRequest } from "./types";
+import { LogMemory } from "./log-memory";
+import type { AppendRequest, LogEntry } from "./types";
 
-/** What an entry keeps of its append: everything but the access check (asked before it commits). */
-export type LoggedRequest = Omit<AppendRequest, "allowed">;
-
-/** A message committed in the room and not in D1 yet. */
-export type LogEntry = { id: number; seq: number; req: LoggedRequest; row: MessageRow };
+export type { LogEntry, LoggedRequest } from "./types";
 
 type Stored = { id: number; seq: number; req: string; row: string };
+
+/** The log's copy in memory is given up past this many bytes of requests (D1 down for long). */
+const MAX_HELD_BYTES = 16 * 1024 * 1024;
+
+const encoder = new TextEncoder();
+/** A string's length in UTF-8, as SQLite's `length(CAST(req AS BLOB))` counts it. */
+const utf8 = (s: string) => {
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) > 127) {
+      return encoder.encode(s).byteLength;
+    }
+  }
+  return s.length;
+};
 
 /**
  * The room's write-ahead log of messages, in its own SQLite storage: a message is committed here
  * (with what its outbox rows and reporting facts are made from: its request and recorder), then
  * acked, then replicated to D1 in order and deleted once D1 has it. It holds only what D1 does
  * not have yet.
+ *
+ * Every change goes through this class, which keeps a copy of the whole log in memory, in seq
+ * order, so a replication round and a retried key read nothing back from storage nor parse what
+ * the room just wrote. Storage is read into it once (a restart, or after `forget`: a storage
+ * transaction that failed); a log too large to hold is read from storage until it empties.
  */
 export class MessageLog {
+  /** The log's copy, or undefined: read storage (not loaded yet, or too large). */
+  private held: LogMemory | undefined;
+  /** Whether loading the copy may succeed (false: too large, until the log shrinks). */
+  private loadable = true;
+
   constructor(private readonly sql: SqlStorage) {
     sql.exec(
       `CREATE TABLE IF NOT EXISTS message_log (
@@ -54,21 +75,38 @@ export class MessageLog {
       Date.now(),
     );
     this.sql.exec("DELETE FROM message_log WHERE id = ?", entry.id);
+    this.dropped([entry.id]);
   }
 
-  /** Called inside the room's storage transaction with the group's other writes. */
+  /**
+   * Called inside the room's storage transaction with the group's other writes; when that
+   * transaction fails, the caller calls `forget` (the copy in memory holds these entries).
+   */
   append(entries: LogEntry[]): void {
+    const held = this.load();
     for (const e of entries) {
+      const req = JSON.stringify(e.req);
       this.sql.exec(
         "INSERT INTO message_log (id, seq, idempotency_key, incoming_at, req, row) VALUES (?, ?, ?, ?, ?, ?)",
         e.id,
         e.seq,
         e.row.idempotencyKey,
         e.row.messageType === 0 ? e.row.createdAt : null,
-        JSON.stringify(e.req),
+        req,
         JSON.stringify(e.row),
       );
+      held?.add({ entry: e, bytes: utf8(req) });
     }
+    if (held && held.bytes > MAX_HELD_BYTES) {
+      this.held = undefined;
+      this.loadable = false;
+    }
+  }
+
+  /** The copy in memory may differ from storage (a failed transaction): read storage again. */
+  forget(): void {
+    this.held = undefined;
+    this.loadable = true;
   }
 
   /**
@@ -78,28 +116,39 @@ export class MessageLog {
   oldest(limit: number, maxBytes = Number.POSITIVE_INFINITY): LogEntry[] {
     const out: LogEntry[] = [];
     let bytes = 0;
-    const rows = this.sql.exec<Stored & { bytes: number }>(
-      "SELECT id, seq, req, row, length(CAST(req AS BLOB)) AS bytes FROM message_log ORDER BY seq LIMIT ?",
-      limit,
-    );
+    const rows: Iterable<{ entry?: LogEntry; bytes: number } & Partial<Stored>> =
+      this.load()?.entries ??
+      this.sql.exec<Stored & { bytes: number }>(
+        "SELECT id, seq, req, row, length(CAST(req AS BLOB)) AS bytes FROM message_log ORDER BY seq LIMIT ?",
+        limit,
+      );
     for (const r of rows) {
       bytes += r.bytes;
-      if (out.length > 0 && bytes > maxBytes) {
+      if (out.length >= limit || (out.length > 0 && bytes > maxBytes)) {
         break;
       }
-      out.push(parse(r));
+      out.push(r.entry ?? parse(r as Stored));
     }
     return out;
   }
 
   size(): number {
-    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM message_log").one().n;
+    return (
+      this.load()?.entries.length ??
+      this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM message_log").one().n
+    );
   }
 
+  /** One statement, however many. */
   remove(ids: number[]): void {
-    for (const id of ids) {
-      this.sql.exec("DELETE FROM message_log WHERE id = ?", id);
+    if (ids.length === 0) {
+      return;
     }
+    this.sql.exec(
+      "DELETE FROM message_log WHERE id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(ids),
+    );
+    this.dropped(ids);
   }
 
   /** A new id and seq for an entry (D1 held its id or seq already: rows imported behind it). */
@@ -112,10 +161,17 @@ export class MessageLog {
       JSON.stringify(row),
       entry.id,
     );
+    if (this.held && !this.held.replace(entry.id, { ...entry, id, seq, row })) {
+      this.forget();
+    }
   }
 
   /** The logged message with this idempotency key (a retry of a message not in D1 yet). */
   byKey(key: string): MessageRow | undefined {
+    const held = this.load();
+    if (held) {
+      return held.byKey(key)?.row;
+    }
     const found = this.sql
       .exec<Stored>("SELECT id, seq, req, row FROM message_log WHERE idempotency_key = ?", key)
       .toArray()[0];
@@ -124,11 +180,47 @@ export class MessageLog {
 
   /** The logged incoming messages (unread ones D1 cannot count yet). */
   incoming(): { seq: number; createdAt: number }[] {
+    const held = this.load();
+    if (held) {
+      return held.entries
+        .filter((h) => h.entry.row.messageType === 0)
+        .map((h) => ({ seq: h.entry.seq, createdAt: h.entry.row.createdAt }));
+    }
     return this.sql
       .exec<{ seq: number; createdAt: number }>(
         "SELECT seq, incoming_at AS createdAt FROM message_log WHERE incoming_at IS NOT NULL",
       )
       .toArray();
+  }
+
+  /** The copy in memory, read from storage when there is none and the log is small enough. */
+  private load(): LogMemory | undefined {
+    if (this.held || !this.loadable) {
+      return this.held;
+    }
+    const total = this.sql
+      .exec<{ bytes: number }>(
+        "SELECT coalesce(sum(length(CAST(req AS BLOB))), 0) AS bytes FROM message_log",
+      )
+      .one().bytes;
+    if (total > MAX_HELD_BYTES) {
+      this.loadable = false;
+      return undefined;
+    }
+    const held = new LogMemory();
+    for (const r of this.sql.exec<Stored & { bytes: number }>(
+      "SELECT id, seq, req, row, length(CAST(req AS BLOB)) AS bytes FROM message_log ORDER BY seq",
+    )) {
+      held.add({ entry: parse(r), bytes: r.bytes });
+    }
+    this.held = held;
+    return held;
+  }
+
+  /** These entries left storage: out of memory too (and a log too large may fit now). */
+  private dropped(ids: number[]): void {
+    this.held?.drop(new Set(ids));
+    this.loadable = true;
   }
 }
 
@@ -163,74 +255,3 @@ export function localRow(req: AppendRequest, id: number, seq: number): MessageRo
     updatedAt: v.updatedAt ?? v.createdAt ?? 0,
   };
 }
-
-/** How long the room remembers an idempotency key it logged: retries come within minutes. */
-export const KEY_RETENTION_S = 7 * 24 * 3600;
-
-/** Kept keys are trimmed at most this often (seconds). */
-const TRIM_EVERY_S = 3600;
-
-/**
- * Every idempotency key (`echo:` ids and `Idempotency-Key`s) the room logged in the last
- * KEY_RETENTION_S, in its own SQLite storage, so a new message's key is known new without asking
- * D1: the room is the only writer of its conversation's messages. Loaded once from D1 (the keys
- * of that window) by a room that has never kept them; a key known here but no longer in the log
- * is a retry, answered from D1. A retry older than the window is still caught by D1's unique
- * index when the log is written (the stored message stands: replicator.ts).
- */
-export class KeptKeys {
-  /** `keys_trimmed`, held in memory once read (only this class writes it). */
-  private trimmedAt: number | undefined;
-
-  constructor(
-    private readonly sql: SqlStorage,
-    private readonly kv: SyncKvStorage,
-  ) {
-    sql.exec(
-      `CREATE TABLE IF NOT EXISTS kept_keys (
-         key TEXT PRIMARY KEY,
-         at INTEGER NOT NULL
-       )`,
-    );
-    sql.exec("CREATE INDEX IF NOT EXISTS kept_keys_at ON kept_keys (at)");
-  }
-
-  /** Whether the room holds every key of the window (else D1's must be loaded first). */
-  loaded(): boolean {
-    return this.kv.get<number>("keys_loaded") !== undefined;
-  }
-
-  /** D1's keys of the window, once; inside the caller's storage transaction or alone. */
-  load(keys: { key: string; at: number }[], now: number): void {
-    this.add(keys);
-    this.kv.put("keys_loaded", now);
-  }
-
-  /** Called inside the room's storage transaction with the log's append. */
-  add(keys: { key: string; at: number }[]): void {
-    for (const k of keys) {
-      this.sql.exec("INSERT OR IGNORE INTO kept_keys (key, at) VALUES (?, ?)", k.key, k.at);
-    }
-  }
-
-  has(key: string): boolean {
-    return this.sql.exec("SELECT 1 FROM kept_keys WHERE key = ?", key).toArray().length > 0;
-  }
-
-  /** Forgets keys older than the window (at most once an hour). */
-  trim(now: number): void {
-    this.trimmedAt ??= this.kv.get<number>("keys_trimmed") ?? 0;
-    if (now - this.trimmedAt < TRIM_EVERY_S) {
-      return;
-    }
-    this.sql.exec("DELETE FROM kept_keys WHERE at < ?", now - KEY_RETENTION_S);
-    this.kv.put("keys_trimmed", now);
-    this.trimmedAt = now;
-  }
-}
-
-/** The idempotency keys of logged (or directly written) messages, for the room to keep. */
-export const keysOf = (rows: { row: MessageRow }[]) =>
-  rows.flatMap(({ row }) =>
-    row.idempotencyKey ? [{ key: row.idempotencyKey, at: row.createdAt }] : [],
-  );

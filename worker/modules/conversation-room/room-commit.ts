@@ -5,15 +5,8 @@ import type { Counters, MessageTouch } from "../messages/queries";
 import type { RoomConversationCache } from "./conversation-cache";
 import type { MessageIds } from "./message-ids";
 import { type CheckNeeds, type CheckResult, checkInD1 } from "./queries.check";
-import {
-  KEY_RETENTION_S,
-  type KeptKeys,
-  keysOf,
-  type LogEntry,
-  type LoggedRequest,
-  localRow,
-  type MessageLog,
-} from "./queries.wal";
+import { KEY_RETENTION_S, type KeptKeys, keysOf } from "./queries.keys";
+import { type LogEntry, type LoggedRequest, localRow, type MessageLog } from "./queries.wal";
 import type { Replicator } from "./replicator";
 import type { AppendRequest, Presented, Ready } from "./types";
 
@@ -139,12 +132,18 @@ export class RoomCommit {
       const { allowed: _allowed, ...req } = p.req;
       return { id: p.id, seq: p.seq, req: req as LoggedRequest, row: localRow(p.req, p.id, p.seq) };
     });
-    this.storage.transactionSync(() => {
-      this.log.append(entries);
-      this.keys.add(keysOf(entries));
-      this.keys.trim(now);
-      this.seq.persist();
-    });
+    try {
+      this.storage.transactionSync(() => {
+        this.log.append(entries);
+        this.keys.add(keysOf(entries));
+        this.keys.trim(now);
+        this.seq.persist();
+      });
+    } catch (err) {
+      // Rolled back: the log's copy in memory may hold what storage does not.
+      this.log.forget();
+      throw err;
+    }
     const counters = this.countersAfter(
       checked.counters ?? (held as Counters),
       checked.counters === undefined,

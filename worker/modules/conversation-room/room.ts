@@ -35,9 +35,6 @@ import type { AppendResult } from "./types";
 
 export type { AppendResult };
 
-/** While the room's log holds messages, its alarm comes back at least this often. */
-const LOG_RETRY_MS = 5_000;
-
 /**
  * One per conversation: the single writer of its messages and the fan-out hub for everyone
  * watching it. Message `seq` is handed out synchronously (never across an await) so stored
@@ -50,6 +47,8 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
   private feed: FeedStub | undefined;
   /** Who is on the sockets, resolved once and kept; their access when their message commits. */
   private readonly senders = new SocketSenders();
+  /** An alarm is set for this time or earlier (undefined: not known, read it). */
+  private alarmBy: number | undefined;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -104,22 +103,36 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
   }
 
   /**
-   * The message log's replication to D1 (its retry, or its first write after a restart), then
-   * the typing expiry; the alarm comes back while the log still holds messages.
+   * The typing expiry, then the message log's replication to D1 (its retry, or its first write
+   * after a restart), which arms the alarm again while the log holds messages (replicator.ts).
+   * Typing goes first: its expiry may set the alarm, and the log's arm then keeps the earlier.
    */
   override async alarm(): Promise<void> {
-    const pending = await this.writer.alarm();
-    await super.alarm();
-    if (pending) {
-      await this.armAt(Date.now() + LOG_RETRY_MS);
+    this.alarmBy = undefined;
+    try {
+      await super.alarm();
+    } finally {
+      // What the typing expiry set is not known here: read it with the next arm.
+      this.alarmBy = undefined;
+      await this.writer.alarm();
     }
   }
 
-  /** Sets the alarm to `at` unless it is already due earlier (typing expiry shares it). */
+  /**
+   * Sets the alarm to `at` unless it is due earlier already (typing expiry shares it, and only
+   * ever moves it earlier outside the alarm). An alarm known to be set by `at` needs no read.
+   */
   private async armAt(at: number): Promise<void> {
+    if (this.alarmBy !== undefined && this.alarmBy <= at) {
+      return;
+    }
     const current = await this.ctx.storage.getAlarm();
     if (current === null || current > at) {
       await this.ctx.storage.setAlarm(at);
+      this.alarmBy = at;
+    } else if (current > Date.now()) {
+      // One due already may be running: not counted on.
+      this.alarmBy = current;
     }
   }
 

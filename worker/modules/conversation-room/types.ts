@@ -78,3 +78,9 @@ export type Ready = {
   resolve: (result: AppendResult) => void;
   reject: (err: unknown) => void;
 };
+
+/** What an entry keeps of its append: everything but the access check (asked before it commits). */
+export type LoggedRequest = Omit<AppendRequest, "allowed">;
+
+/** A message committed in the room and not in D1 yet (queries.wal.ts). */
+export type LogEntry = { id: number; seq: number; req: LoggedRequest; row: MessageRow };
