@@ -199,7 +199,7 @@ async function write(
         const at = seq + i + 1;
         return { id: first + i, seq: at, req: request(w, c, kind, at, shift * n) };
       });
-      round.push({ entries, marks: [] });
+      round.push({ entries, frames: [], outbox: [] });
     }
     seq += kinds.length;
     if (way === "writer") {

@@ -1,6 +1,8 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import * as t from "../../worker/db/schema";
+import type { WriterCall } from "../../worker/modules/conversation-room/log-writer";
+import { MessageLog } from "../../worker/modules/conversation-room/queries.wal";
 import { addInboxMember, createWorld, db } from "./factories";
 import { createConversationIn } from "./factories-conversations";
 import { type Frame, type LiveSocket, openSocket } from "./ws";
@@ -71,4 +73,38 @@ export async function failInserts(marker: string) {
     `CREATE TRIGGER ${name} BEFORE INSERT ON messages WHEN NEW.content LIKE '${marker}%' BEGIN SELECT RAISE(ABORT, 'injected D1 failure'); END`,
   ).run();
   return () => env.DB.prepare(`DROP TRIGGER ${name}`).run();
+}
+
+/** Sends `contents` on the socket at once, and waits for their acks (in order). */
+export async function sendAll(socket: LiveSocket, contents: string[]): Promise<Frame[]> {
+  contents.forEach((content, i) => {
+    socket.send({ type: "message.create", echo_id: `${content}-${i}`, content });
+  });
+  const acks: Frame[] = [];
+  for (const _ of contents) {
+    acks.push(await socket.next("ack", 15_000));
+  }
+  return acks;
+}
+
+/**
+ * The room's log as a call to the writer, and the room stopped with it (its alarm gone, its
+ * memory lost): the test makes the call the room would have made. `take`: the log is emptied
+ * too, so that the room, woken by an alarm its last failed write set meanwhile, has nothing to
+ * write again.
+ */
+export async function logOf(room: () => DurableObjectStub, take = false): Promise<WriterCall> {
+  const entries = await runInDurableObject(room(), async (_r, state) => {
+    await state.storage.deleteAlarm();
+    const log = new MessageLog(state.storage.sql);
+    const oldest = log.oldest(1_000);
+    if (take) {
+      log.remove(oldest.map((e) => e.id));
+    }
+    return oldest;
+  });
+  await runInDurableObject(room(), (_r, state) => state.abort("stopped by the test")).catch(
+    () => undefined,
+  );
+  return { entries: entries.map(({ id, seq, req }) => ({ id, seq, req })), frames: [], outbox: [] };
 }

@@ -58,14 +58,26 @@ export class AccountFeed extends DurableObject<Bindings> {
   }
 
   async publish(event: FeedEvent): Promise<void> {
-    const data = frame(event.frame, ++this.seq);
-    for (const ws of this.ctx.getWebSockets()) {
-      const listener = ws.deserializeAttachment() as FeedListener | null;
-      if (listener && hears(listener, event)) {
-        try {
-          ws.send(data);
-        } catch {
-          // dropped (or closing: its access was revoked); its close arrives separately
+    await this.publishAll([event]);
+  }
+
+  /**
+   * Frames in order (an account's log writer sends those of a D1 transaction together): each
+   * socket's listener is read once for them all.
+   */
+  async publishAll(events: FeedEvent[]): Promise<void> {
+    const listeners = this.ctx
+      .getWebSockets()
+      .map((ws) => ({ ws, listener: ws.deserializeAttachment() as FeedListener | null }));
+    for (const event of events) {
+      const data = frame(event.frame, ++this.seq);
+      for (const { ws, listener } of listeners) {
+        if (listener && hears(listener, event)) {
+          try {
+            ws.send(data);
+          } catch {
+            // dropped (or closing: its access was revoked); its close arrives separately
+          }
         }
       }
     }

@@ -1,9 +1,9 @@
 import type { Db } from "../../db/client";
 import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
-import type { RoomRelay } from "../../realtime/room-relay";
 import type { Counters } from "../messages/queries";
 import type { RoomConversationCache } from "./conversation-cache";
 import { groupBatch } from "./group-batch";
+import type { RoomHandoff } from "./handoff";
 import type { MessageIds } from "./message-ids";
 import { type KeptKeys, keysOf } from "./queries.keys";
 import type { Replicator } from "./replicator";
@@ -13,7 +13,8 @@ import type { AppendRequest, Presented, Ready } from "./types";
 /**
  * A group with files, committed straight to D1 after the log: attachment rows get their ids
  * from D1. One D1 transaction: the messages (leased ids, the room's seqs), their outbox rows,
- * facts and files; seqs are given back when it fails.
+ * facts and files; seqs are given back when it fails. Its outbox rows and feed frame go to the
+ * account's writer like the log's (handoff.ts), which sends them on.
  */
 export class DirectCommit {
   constructor(
@@ -22,7 +23,7 @@ export class DirectCommit {
     private readonly seq: RoomSeq,
     private readonly keys: KeptKeys,
     private readonly replicator: Replicator,
-    private readonly relay: RoomRelay,
+    private readonly handoff: RoomHandoff,
     private readonly conversation: RoomConversationCache | undefined,
     private readonly written: (
       row: MessageRow,
@@ -49,7 +50,7 @@ export class DirectCommit {
     const since = this.conversation?.mark() ?? 0;
     let results: unknown[][];
     try {
-      results = await this.relay.batchWithMarks(batch.statements);
+      results = (await this.db().batch(batch.statements as never)) as unknown[][];
     } catch (err) {
       this.countBatch(0);
       // Nothing of the group is stored: its seqs go to whatever commits next.
@@ -63,7 +64,10 @@ export class DirectCommit {
     if (conversation) {
       this.conversation?.wrote(conversation, since);
     }
-    this.relay.send(stored.flatMap((s) => s.eventIds));
+    this.handoff.sent(
+      (group[0] as Ready).req.values.accountId,
+      stored.flatMap((s) => s.eventIds),
+    );
     const written: Presented[] = [];
     group.forEach((p, i) => {
       const { row, attachments, eventIds } = stored[i] as (typeof stored)[number];
@@ -78,5 +82,7 @@ export class DirectCommit {
     if (conversation && written.length > 0) {
       this.committed(conversation, written, counters);
     }
+    // The log is empty (drained above): the writer takes the hand-off alone.
+    this.replicator.kick();
   }
 }

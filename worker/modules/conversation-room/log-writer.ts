@@ -1,6 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../../db/client";
 import type { Bindings } from "../../env";
+import { createLogger } from "../../lib/logger";
+import { type FeedStub, feedFor } from "../live/stubs";
+import type { Handoff } from "./handoff";
+import { OutboxRelay } from "./outbox-relay";
 import { type ReadyCall, readyCall, type WriterCall, writerStatements } from "./writer-batch";
 
 export type { WriterCall } from "./writer-batch";
@@ -8,8 +12,8 @@ export type { WriterCall } from "./writer-batch";
 /** Messages in one D1 transaction at most (rooms' calls are not split: one may exceed it alone). */
 const MAX_MESSAGES = 200;
 
-/** D1 has the room's entries (their outbox rows, to send), or refused them (D1's words). */
-export type WriterAnswer = { ok: true; eventIds: number[] } | { ok: false; error: string };
+/** D1 has the room's entries (the writer passes on what they leave), or refused them (D1's words). */
+export type WriterAnswer = { ok: true } | { ok: false; error: string };
 
 type Waiting = { call: WriterCall; answer: (a: WriterAnswer) => void };
 /** A call made ready for the transaction's statements. */
@@ -28,15 +32,21 @@ function words(err: unknown): string {
  * rooms per transaction. The calls that arrive while a transaction is under way go together in
  * the next one (up to MAX_MESSAGES), a handful of statements for all their messages
  * (writer-batch.ts: the rows group-batch.ts writes message by message, room after room); each
- * room is answered with its own outbox rows. A combined transaction D1 refuses is tried again
- * room by room, so one room's refused message (or a conflict its repair sorts
- * out) fails that room alone. It holds nothing durable: each room keeps its log until its answer
- * says D1 has it, and makes one call at a time (its seq order holds). It counts its transactions
- * and their messages in its storage (`d1_batches`, `d1_messages`: the realtime bench).
+ * room is answered once D1 has its rows. Once a transaction commits, the writer passes on what
+ * it leaves for all its rooms at once: its outbox rows in one queue send (OutboxRelay, whose
+ * marks ride on the next transaction) and the rooms' feed frames in one RPC to the account feed
+ * (each room's in its order: one kept stub delivers calls in order). A combined transaction D1
+ * refuses is tried again room by room, so one room's refused message (or a conflict its repair
+ * sorts out) fails that room alone. It holds nothing durable: each room keeps its log until its
+ * answer says D1 has it, and makes one call at a time (its seq order holds); rows it had not sent
+ * or marked are the cron sweep's. It counts its transactions and their messages in its storage
+ * (`d1_batches`, `d1_messages`: the realtime bench).
  */
 export class LogWriter extends DurableObject<Bindings> {
   private waiting: Waiting[] = [];
   private running = false;
+  private readonly relay = new OutboxRelay(this.env.EVENTS, this.env.DB);
+  private feed: FeedStub | undefined;
   /** The counters, held in memory once read (a get per transaction cost more than its put). */
   private counted: { batches: number; messages: number } | undefined;
 
@@ -48,6 +58,11 @@ export class LogWriter extends DurableObject<Bindings> {
         void this.run();
       }
     });
+  }
+
+  /** What a room's own D1 write left (nothing of its log waits): passed on at once. */
+  async handOff(accountId: number, h: Handoff): Promise<void> {
+    this.passOn(accountId, [], [h]);
   }
 
   private async run(): Promise<void> {
@@ -92,30 +107,36 @@ export class LogWriter extends DurableObject<Bindings> {
         w.answer({ ok: false, error: words(err) });
       }
     }
-    await this.commit(parts);
+    await this.commit(parts, this.relay.takeIds());
   }
 
-  /** One D1 transaction for `parts`; refused, the same rows again room by room. */
-  private async commit(parts: Part[]): Promise<void> {
+  /**
+   * One D1 transaction for `parts`, with the relay's `marks`; refused, the marks wait for the next
+   * one and the same rows go again room by room.
+   */
+  private async commit(parts: Part[], marks: number[]): Promise<void> {
     if (parts.length === 0) {
+      this.relay.giveBack(marks);
       return;
     }
     const built = writerStatements(
       this.env.DB,
       parts.map((p) => p.ready),
+      marks,
     );
     let results: D1Result[];
     try {
       results = await this.env.DB.batch(built.statements);
     } catch (err) {
       this.count(0);
+      this.relay.giveBack(marks);
       if (parts.length === 1) {
         (parts[0] as Part).w.answer({ ok: false, error: words(err) });
         return;
       }
       // Room by room: what D1 refused fails only the room it came from.
       for (const part of parts) {
-        await this.commit([part]);
+        await this.commit([part], []);
       }
       return;
     }
@@ -125,10 +146,34 @@ export class LogWriter extends DurableObject<Bindings> {
     try {
       eventIds = built.eventIds(results);
     } catch {}
-    parts.forEach(({ w }, i) => {
-      w.answer({ ok: true, eventIds: eventIds[i] ?? [] });
-    });
+    const first = (parts[0] as Part).w.call.entries[0];
+    this.passOn(
+      first?.req.values.accountId ?? 0,
+      eventIds.flat(),
+      parts.map((p) => p.w.call),
+    );
+    for (const { w } of parts) {
+      w.answer({ ok: true });
+    }
     this.count(parts.reduce((n, p) => n + p.w.call.entries.length, 0));
+  }
+
+  /**
+   * Once D1 has the rows: the outbox rows to the queue in one send (chunked), and the feed
+   * frames in one RPC, fire and forget (rows not sent are the sweep's; the feed is best-effort).
+   */
+  private passOn(accountId: number, eventIds: number[], handoffs: Handoff[]): void {
+    this.relay.send(handoffs.reduce((ids, h) => ids.concat(h.outbox), eventIds));
+    const frames = handoffs.flatMap((h) => h.frames.map((f) => f.event));
+    if (frames.length === 0) {
+      return;
+    }
+    this.feed ??= feedFor(this.env, accountId);
+    void this.feed.publishAll(frames).catch((err) => {
+      // A stub that saw its object fail stays broken: the next frames take a new one.
+      this.feed = undefined;
+      createLogger({ source: "writer" }).error("feed not told of messages", { error: err });
+    });
   }
 
   private count(messages: number): void {
@@ -145,7 +190,7 @@ export class LogWriter extends DurableObject<Bindings> {
 }
 
 /** The RPC surface of a writer stub (re-typed from the class: see stub.ts). */
-export type WriterStub = Pick<LogWriter, "write">;
+export type WriterStub = Pick<LogWriter, "write" | "handOff">;
 
 /** The account's writer: one per account, so its rooms' logs share transactions. */
 export const writerFor = (env: Bindings, accountId: number): WriterStub =>

@@ -1,10 +1,10 @@
 import type { Db } from "../../db/client";
 import type { ConversationRow } from "../../db/schema";
-import type { RoomRelay } from "../../realtime/room-relay";
 import type { Counters } from "../messages/queries";
 import type { RoomConversationCache } from "./conversation-cache";
 import { DirectCommit } from "./direct-commit";
 import { repairGroup } from "./group-failure";
+import type { RoomHandoff } from "./handoff";
 import type { WriterStub } from "./log-writer";
 import { MessageIds } from "./message-ids";
 import { KeptKeys } from "./queries.keys";
@@ -44,8 +44,8 @@ export class MessageWriter {
     enqueue: (step: () => Promise<void>) => Promise<void>,
     /** Called in seq order once a message is stored (the room broadcasts it). */
     written: Written,
-    /** Sends the group's outbox rows to the queue; its sent-marks ride on the next group. */
-    relay: RoomRelay,
+    /** What commits leave for the account's writer to pass on (feed frames, outbox rows). */
+    handoff: RoomHandoff,
     /** The account's log writer: the log reaches D1 through it. */
     writer: (accountId: number) => WriterStub,
     /** Asks the room's alarm for a retry of the log's replication at this time (or earlier). */
@@ -74,7 +74,7 @@ export class MessageWriter {
     this.replicator = new Replicator(
       this.log,
       db,
-      relay,
+      handoff,
       this.ids,
       this.seq,
       arm,
@@ -102,7 +102,7 @@ export class MessageWriter {
       this.seq,
       keys,
       this.replicator,
-      relay,
+      handoff,
       conversation,
       written,
       committedOnce,

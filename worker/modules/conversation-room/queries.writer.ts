@@ -6,6 +6,7 @@
  * write message by message, room after room.
  */
 
+import type { Handoff } from "./handoff";
 import type { LoggedRequest } from "./queries.wal";
 
 /** What the writer reads of a logged request. */
@@ -14,10 +15,12 @@ export type WriterRequest = Pick<
   "conversationId" | "values" | "touch" | "contactId" | "attachments" | "record"
 >;
 
-/** One room's call to the log writer: its oldest logged entries, in seq order, and its marks. */
-export type WriterCall = {
+/**
+ * One room's call to the log writer: its oldest logged entries, in seq order, and what to pass
+ * on once D1 has them (handoff.ts).
+ */
+export type WriterCall = Handoff & {
   entries: { id: number; seq: number; req: WriterRequest }[];
-  marks: number[];
 };
 
 /**
@@ -133,7 +136,7 @@ const TOUCH_CONTACTS = `UPDATE contacts SET last_activity_at = (
     ORDER BY j.key DESC LIMIT 1)
   WHERE id IN (SELECT c.contact_id FROM json_each(?1) j JOIN conversations c ON c.id = j.value ->> 0)`;
 
-/** The outbox rows the room sent to the queue since its last call. */
+/** The outbox rows the writer's relay sent to the queue since its last transaction. */
 const MARK_SENT =
   "UPDATE event_outbox SET sent_at = ?1 WHERE id IN (SELECT value FROM json_each(?2))";
 

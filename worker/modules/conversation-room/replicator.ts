@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import type { MessageRow } from "../../db/schema";
 import { createLogger } from "../../lib/logger";
-import type { RoomRelay } from "../../realtime/room-relay";
+import type { RoomHandoff } from "./handoff";
 import { LogRepair, type Replicated, type Waiter } from "./log-repair";
 import type { WriterAnswer, WriterStub } from "./log-writer";
 import type { MessageIds } from "./message-ids";
@@ -58,8 +58,8 @@ export type { Replicated } from "./log-repair";
  * Writes the room's message log to D1 behind the acks: in seq order, through the account's log
  * writer (log-writer.ts, which shares each D1 transaction among rooms), all that were logged while
  * the previous write was under way (up to 200), each with its outbox rows and reporting facts
- * (group-batch.ts, the same statements a direct write makes), then deletes them from the log and
- * sends their outbox rows to the queue. A retry
+ * (group-batch.ts, the same statements a direct write makes), then deletes them from the log; the
+ * writer sends their outbox rows to the queue, and the room's feed frames with them. A retry
  * never doubles a message: the batch is one transaction, and a message whose id D1 already holds
  * at its seq was written by an earlier attempt whose answer was lost; it leaves the log. A failed
  * write is retried at once when it can be repaired, else by the room's alarm, backing off.
@@ -84,7 +84,8 @@ export class Replicator {
   constructor(
     private readonly log: MessageLog,
     db: () => Db,
-    private readonly relay: RoomRelay,
+    /** What the room's commits leave for the writer to pass on (feed frames, outbox rows). */
+    private readonly handoff: RoomHandoff,
     ids: MessageIds,
     /** The room's seq: renumbering moves it past the seqs it hands out. */
     seq: { raise(to: number): void },
@@ -161,6 +162,10 @@ export class Replicator {
       this.dirty = false;
       const entries = this.log.oldest(this.alone ? 1 : MAX_BATCH, MAX_CALL_BYTES);
       if (entries.length === 0) {
+        // What the room's own write left, or frames whose messages a repair found in D1.
+        if (this.handoff.pending()) {
+          this.handoff.handOffRest(this.writerOf(this.handoff.accountId));
+        }
         for (const done of this.drained.splice(0)) {
           done();
         }
@@ -220,15 +225,15 @@ export class Replicator {
 
   /**
    * One call to the account's log writer (log-writer.ts), which puts these entries in a D1
-   * transaction shared with other rooms' and answers with this room's outcome. A refusal, or a
-   * call that fails, leaves the log as it is (the marks wait for the next write).
+   * transaction shared with other rooms' and answers with this room's outcome; the feed frames of
+   * the groups up to the last entry go along, for the writer to pass on once D1 has them. A
+   * refusal, or a call that fails, leaves the log as it is (and the frames wait for the next).
    */
   private async write(entries: LogEntry[]): Promise<void> {
-    // A message written alone (to find one D1 refuses) carries nothing else.
-    const marks = this.alone ? [] : this.relay.takeIds();
+    const handoff = this.handoff.take((entries.at(-1) as LogEntry).seq);
     const call = {
       entries: entries.map(({ id, seq, req }) => ({ id, seq, req: written(req) })),
-      marks,
+      ...handoff,
     };
     let answer: WriterAnswer;
     try {
@@ -236,15 +241,16 @@ export class Replicator {
     } catch (err) {
       // A stub that saw its object fail stays broken: the next call takes a new one.
       this.stub = undefined;
-      this.giveBack(marks);
+      // The writer may have passed them on: the frames go again (a summary twice is harmless),
+      // the outbox rows are left to the sweep (never sent twice).
+      this.handoff.giveBack({ frames: handoff.frames, outbox: [] });
       throw err;
     }
     if (!answer.ok) {
-      this.giveBack(marks);
+      this.handoff.giveBack(handoff);
       throw new Error(answer.error);
     }
     this.done(entries);
-    this.relay.send(answer.eventIds);
   }
 
   /** The account's writer, its stub kept (naming it hashes the name; a stub costs to make). */
@@ -253,12 +259,6 @@ export class Replicator {
       this.stub = { accountId, stub: this.writer(accountId) };
     }
     return this.stub.stub;
-  }
-
-  private giveBack(marks: number[]): void {
-    if (marks.length > 0) {
-      this.relay.giveBack(marks);
-    }
   }
 
   /** These entries are in D1: out of the log, and their waiters answered. */

@@ -11,16 +11,15 @@ import {
 } from "../../realtime/protocol";
 import type { Holder } from "../../realtime/revocation";
 import { RoomBase } from "../../realtime/room-base";
-import { RoomRelay } from "../../realtime/room-relay";
 import type { RoomConversation } from "../../realtime/room-typing";
 import type { RoomFrame } from "../live/frames";
-import { type FeedStub, feedFor } from "../live/stubs";
 import { presentForFeed, presentForRoom } from "../messages/presenter";
 import type { NewMessage } from "../messages/queries";
 import { reopenAfter } from "../messages/service";
 import { markRead } from "../socket-actions/read";
 import { messageRequest, SocketSenders, senderScope } from "../socket-actions/send";
 import { RoomConversationCache } from "./conversation-cache";
+import { RoomHandoff } from "./handoff";
 import { writerFor } from "./log-writer";
 import { type UpdateRecorder, writeMessageUpdate } from "./message-update";
 import {
@@ -44,7 +43,8 @@ export type { AppendResult };
 export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
   private readonly writer: MessageWriter;
   private readonly conversation = new RoomConversationCache();
-  private feed: FeedStub | undefined;
+  /** Feed frames (and outbox rows of its own D1 writes) for the account's writer to pass on. */
+  private readonly handoff = new RoomHandoff();
   /** Who is on the sockets, resolved once and kept; their access when their message commits. */
   private readonly senders = new SocketSenders();
   /** An alarm is set for this time or earlier (undefined: not known, read it). */
@@ -65,7 +65,7 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
             sourceId: counters.sourceId,
           },
         }),
-      new RoomRelay(env, () => this.db()),
+      this.handoff,
       (accountId) => writerFor(env, accountId),
       (at) => {
         void this.armAt(at);
@@ -77,21 +77,16 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
   }
 
   /**
-   * The account feed hears of a committed group, so agents' lists move without reading. Fire and
-   * forget: the room's order does not wait on the feed; one stub keeps the frames in order.
+   * The account feed hears of a committed group, so agents' lists move without reading: the
+   * frame goes with the writer call that carries the group's last message to D1, and the writer
+   * sends the frames of its transaction's rooms together once D1 has their rows.
    */
   private toFeed(conversation: ConversationRow, views: Presented[], unread: number): void {
-    const frame = presentForFeed(
-      conversation,
-      views.map((v) => v.presented),
-      unread,
-    );
+    const messages = views.map((v) => v.presented);
+    const frame = presentForFeed(conversation, messages, unread);
     if (frame) {
-      this.feed ??= feedFor(this.env, conversation.accountId);
-      void this.feed.publish({ frame, inboxId: conversation.inboxId }).catch((err) => {
-        this.feed = undefined;
-        createLogger({ source: "room" }).error("feed not told of a message", { error: err });
-      });
+      const seq = Math.max(...messages.map((m) => m.seq));
+      this.handoff.frame(conversation.accountId, seq, { frame, inboxId: conversation.inboxId });
     }
   }
 

@@ -91,17 +91,17 @@ export async function readyCall(db: Db, d1: D1Database, call: WriterCall): Promi
 /**
  * Calls as one transaction's statements: the messages of them all, their outbox rows, their
  * derived rows (each derived handler's `createdMessages`), the conversations' touches and their
- * contacts', then the rooms' outbox marks: a handful of statements whatever the number of rooms
- * and messages, writing the rows groupBatch's statements write for each message in turn (calls
- * taking those statements follow). `eventIds`: per call, its outbox rows in order.
+ * contacts', then `marks` (outbox rows the writer's relay sent): a handful of statements whatever
+ * the number of rooms and messages, writing the rows groupBatch's statements write for each
+ * message in turn (calls taking those statements follow). `eventIds`: per call, its outbox rows
+ * in order.
  */
-export function writerStatements(d1: D1Database, ready: ReadyCall[]) {
+export function writerStatements(d1: D1Database, ready: ReadyCall[], marks: number[] = []) {
   const messages: unknown[][] = [];
   const outbox: unknown[][] = [];
   const created: CreatedMessage[] = [];
   const touched: [number, Touched][] = [];
   const contacts: [number, number][] = [];
-  const marks: number[] = [];
   for (const { call, events, byStatements } of ready) {
     if (byStatements) {
       continue;
@@ -146,7 +146,6 @@ export function writerStatements(d1: D1Database, ready: ReadyCall[]) {
     if (contactAt !== null) {
       contacts.push([conversationId, contactAt]);
     }
-    marks.push(...call.marks);
   }
   const statements = insertMessages(d1, messages);
   const outboxAt =
@@ -199,7 +198,7 @@ export function writerStatements(d1: D1Database, ready: ReadyCall[]) {
   };
 }
 
-/** A call as groupBatch's statements (drizzle's, taken as SQL), and its marks after them. */
+/** A call as groupBatch's statements (drizzle's, taken as SQL). */
 async function statementByStatement(db: Db, d1: D1Database, call: WriterCall) {
   const group = call.entries.map((e) => ({ req: e.req as AppendRequest, seq: e.seq, id: e.id }));
   const batch = await groupBatch(db, group, { counters: false, rows: false });
@@ -207,9 +206,6 @@ async function statementByStatement(db: Db, d1: D1Database, call: WriterCall) {
     const q = (s as unknown as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
     return d1.prepare(q.sql).bind(...q.params);
   });
-  if (call.marks.length > 0) {
-    statements.push(markSent(d1, call.marks, nowSeconds()));
-  }
   return {
     statements,
     eventIds: (results: D1Result[]) =>

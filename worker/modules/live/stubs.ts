@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
 import type { AccountFeed } from "../../realtime/account-feed";
 
-export type FeedStub = Pick<AccountFeed, "publish" | "fetch" | "track" | "revoke">;
+export type FeedStub = Pick<AccountFeed, "publish" | "publishAll" | "fetch" | "track" | "revoke">;
 
 /** The feed's Durable Object id: one feed per account. */
 export const feedIdFor = (env: Bindings, accountId: number) =>
