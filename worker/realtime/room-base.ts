@@ -16,7 +16,12 @@ import {
 } from "./revocation";
 import { RoomFrames } from "./room-frames";
 import { RoomSockets } from "./room-sockets";
-import { ROOM_CONVERSATION_HEADER, type RoomConversation, RoomTyping } from "./room-typing";
+import {
+  CONVERSATION_KEY,
+  ROOM_CONVERSATION_HEADER,
+  type RoomConversation,
+  RoomTyping,
+} from "./room-typing";
 
 /**
  * The realtime half of a conversation's room: its sockets, the numbered event log clients
@@ -32,6 +37,8 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
   protected readonly frames: RoomFrames<F>;
   protected readonly sockets: RoomSockets;
   private readonly typing: RoomTyping;
+  /** The stored conversation as last read or written here (conversationRef). */
+  private ref: RoomConversation | undefined;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -164,8 +171,19 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
     return createDb(this.env.DB);
   }
 
+  /**
+   * The conversation this room serves (undefined: never told), read from storage once and then
+   * kept in memory: every socket frame asks for it, and a storage read per frame cost more than
+   * checking the frame's envelope.
+   */
+  protected conversationRef(): RoomConversation | undefined {
+    this.ref ??= this.ctx.storage.kv.get<RoomConversation>(CONVERSATION_KEY);
+    return this.ref;
+  }
+
   /** The conversation this room serves, kept for events the room itself originates. */
   private remember(conversation: RoomConversation): void {
-    this.ctx.storage.kv.put("conversation", conversation);
+    this.ref = conversation;
+    this.ctx.storage.kv.put(CONVERSATION_KEY, conversation);
   }
 }

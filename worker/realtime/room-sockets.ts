@@ -2,7 +2,6 @@ import { ApiError, type ErrorCode } from "../lib/errors";
 import {
   type ActionFrame,
   type ClientFrame,
-  ClientFrameSchema,
   type ControlFrame,
   errorFrame,
   FRAME_BUDGET,
@@ -10,6 +9,7 @@ import {
   frame,
   MAX_CLIENT_FRAME_BYTES,
   MAX_MESSAGE_FRAME_BYTES,
+  parseClientFrame,
   type SocketIdentity,
 } from "./protocol";
 import { holderOf, holderTag } from "./revocation";
@@ -86,7 +86,7 @@ export class RoomSockets {
     }
     let parsed: ClientFrame;
     try {
-      parsed = ClientFrameSchema.parse(JSON.parse(message));
+      parsed = parseClientFrame(JSON.parse(message));
     } catch {
       this.error(ws, "bad_frame");
       return null;

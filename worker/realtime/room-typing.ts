@@ -25,6 +25,8 @@ export const roomConversation = (row: RoomConversation): RoomConversation => ({
 });
 
 export const ROOM_CONVERSATION_HEADER = "x-parley-conversation";
+/** Where a room keeps the conversation it serves (its own storage's key-value half). */
+export const CONVERSATION_KEY = "conversation";
 
 /**
  * Records conversation.typing_on/off for a change of someone's typing state, whichever way it
@@ -132,7 +134,7 @@ export class RoomTyping {
 
   /** The typing webhooks' event, one after another: an "off" never commits before its "on". */
   private record(typer: Typer, on: boolean, isPrivate: boolean): void {
-    const conversation = this.ctx.storage.kv.get<RoomConversation>("conversation");
+    const conversation = this.ctx.storage.kv.get<RoomConversation>(CONVERSATION_KEY);
     if (!conversation) {
       return; // a room from before rooms knew their conversation; nobody subscribed through it
     }

@@ -160,7 +160,7 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
    * nothing.
    */
   protected async act(who: SocketIdentity, action: ActionFrame): Promise<ActionReply> {
-    const ref = this.ctx.storage.kv.get<RoomConversation>("conversation");
+    const ref = this.conversationRef();
     const echoId = action.type === "message.create" ? action.echo_id : undefined;
     if (!ref) {
       return errorFrame(new ApiError("not_found"), echoId);
