@@ -1,10 +1,11 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { MessageRow } from "../../worker/db/schema";
 import { MessageIds } from "../../worker/modules/conversation-room/message-ids";
 import { type LogEntry, MessageLog } from "../../worker/modules/conversation-room/queries.wal";
 import { RoomFrames } from "../../worker/realtime/room-frames";
 import { db, unique } from "../support/factories";
+import { agentInRoom, failInserts, roomOf, stored } from "../support/room-log";
 
 const scratch = () => env.ROOMS.get(env.ROOMS.idFromName(unique("scratch")));
 
@@ -144,5 +145,43 @@ describe("the room's storage and its copy in memory", () => {
       return { restarted, older, kv: frames.current() };
     });
     expect(out).toEqual({ restarted: 3, older: 9, kv: 3 });
+  });
+
+  it("keeps an alarm set while its log holds messages, and lets it go once D1 has them", {
+    timeout: 90_000,
+  }, async () => {
+    const s = await agentInRoom();
+    const marker = `alarm${s.conversation.id}`;
+    const heal = await failInserts(marker);
+    s.socket.send({ type: "message.create", echo_id: "a", content: `${marker} a` });
+    s.socket.send({ type: "message.create", echo_id: "b", content: "b" });
+    await s.socket.next("ack", 15_000);
+    await s.socket.next("ack", 15_000);
+    const room = roomOf(s.account.id, s.conversation.id);
+    const armed = await runInDurableObject(room, async (_r, state) => ({
+      at: await state.storage.getAlarm(),
+      now: Date.now(),
+      logged: new MessageLog(state.storage.sql).size(),
+    }));
+    // A crash now would leave two acked messages in the log only: the alarm comes back for them.
+    expect(armed.logged).toBe(2);
+    expect(armed.at).not.toBeNull();
+    expect(Number(armed.at) - armed.now).toBeLessThanOrEqual(5_000);
+    await heal();
+    // Each alarm is one more attempt; the chain ends once the log is empty (no alarm left).
+    let fired = 0;
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; fired++) {
+      if (!(await runDurableObjectAlarm(room))) {
+        break;
+      }
+    }
+    expect(fired).toBeGreaterThan(0);
+    expect((await stored(s.conversation.id)).map((r) => r.content)).toEqual([`${marker} a`, "b"]);
+    const after = await runInDurableObject(room, async (_r, state) => ({
+      at: await state.storage.getAlarm(),
+      logged: new MessageLog(state.storage.sql).size(),
+    }));
+    expect(after).toEqual({ at: null, logged: 0 });
+    s.socket.close();
   });
 });
