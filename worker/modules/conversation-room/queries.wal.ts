@@ -139,15 +139,19 @@ export class MessageLog {
     );
   }
 
-  /** One statement, however many. */
+  /** One statement, however many (one id: without the JSON). */
   remove(ids: number[]): void {
     if (ids.length === 0) {
       return;
     }
-    this.sql.exec(
-      "DELETE FROM message_log WHERE id IN (SELECT value FROM json_each(?))",
-      JSON.stringify(ids),
-    );
+    if (ids.length === 1) {
+      this.sql.exec("DELETE FROM message_log WHERE id = ?", ids[0]);
+    } else {
+      this.sql.exec(
+        "DELETE FROM message_log WHERE id IN (SELECT value FROM json_each(?))",
+        JSON.stringify(ids),
+      );
+    }
     this.dropped(ids);
   }
 
