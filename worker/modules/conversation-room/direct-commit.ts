@@ -5,7 +5,7 @@ import type { RoomConversationCache } from "./conversation-cache";
 import { groupBatch } from "./group-batch";
 import type { RoomHandoff } from "./handoff";
 import type { MessageIds } from "./message-ids";
-import { type KeptKeys, keysOf } from "./queries.keys";
+import { type KeptKeys, keysOf } from "./queries.wal";
 import type { Replicator } from "./replicator";
 import type { RoomSeq } from "./room-seq";
 import type { AppendRequest, Presented, Ready } from "./types";

@@ -1,13 +1,8 @@
 import type { MessageRow } from "../../db/schema";
-import { LogMemory } from "./log-memory";
+import { StoredLog } from "./queries.log";
 import type { AppendRequest, LogEntry } from "./types";
 
 export type { LogEntry, LoggedRequest } from "./types";
-
-type Stored = { id: number; seq: number; req: string; row: string };
-
-/** The log's copy in memory is given up past this many bytes of requests (D1 down for long). */
-const MAX_HELD_BYTES = 16 * 1024 * 1024;
 
 const encoder = new TextEncoder();
 /** A string's length in UTF-8, as SQLite's `length(CAST(req AS BLOB))` counts it. */
@@ -24,60 +19,10 @@ const utf8 = (s: string) => {
  * The room's write-ahead log of messages, in its own SQLite storage: a message is committed here
  * (with what its outbox rows and reporting facts are made from: its request and recorder), then
  * acked, then replicated to D1 in order and deleted once D1 has it. It holds only what D1 does
- * not have yet.
- *
- * Every change goes through this class, which keeps a copy of the whole log in memory, in seq
- * order, so a replication round and a retried key read nothing back from storage nor parse what
- * the room just wrote. Storage is read into it once (a restart, or after `forget`: a storage
- * transaction that failed); a log too large to hold is read from storage until it empties.
+ * not have yet. This is the commit's side of it; the replicator reads and trims it through
+ * queries.log.ts, which keeps the log's copy in memory.
  */
-export class MessageLog {
-  /** The log's copy, or undefined: read storage (not loaded yet, or too large). */
-  private held: LogMemory | undefined;
-  /** Whether loading the copy may succeed (false: too large, until the log shrinks). */
-  private loadable = true;
-
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(
-      `CREATE TABLE IF NOT EXISTS message_log (
-         id INTEGER PRIMARY KEY,
-         seq INTEGER NOT NULL,
-         idempotency_key TEXT,
-         incoming_at INTEGER,
-         req TEXT NOT NULL,
-         row TEXT NOT NULL
-       )`,
-    );
-    sql.exec(
-      `CREATE TABLE IF NOT EXISTS message_set_aside (
-         id INTEGER PRIMARY KEY,
-         seq INTEGER NOT NULL,
-         req TEXT NOT NULL,
-         row TEXT NOT NULL,
-         reason TEXT NOT NULL,
-         at INTEGER NOT NULL
-       )`,
-    );
-  }
-
-  /**
-   * A message D1 keeps refusing leaves the log for this record (replicator.ts), with D1's
-   * reason: kept in the room's storage for whoever investigates; never retried.
-   */
-  setAside(entry: LogEntry, reason: string): void {
-    this.sql.exec(
-      "INSERT OR REPLACE INTO message_set_aside (id, seq, req, row, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
-      entry.id,
-      entry.seq,
-      JSON.stringify(entry.req),
-      JSON.stringify(entry.row),
-      reason,
-      Date.now(),
-    );
-    this.sql.exec("DELETE FROM message_log WHERE id = ?", entry.id);
-    this.dropped([entry.id]);
-  }
-
+export class MessageLog extends StoredLog {
   /**
    * Called inside the room's storage transaction with the group's other writes; when that
    * transaction fails, the caller calls `forget` (the copy in memory holds these entries).
@@ -95,141 +40,22 @@ export class MessageLog {
         req,
         JSON.stringify(e.row),
       );
-      held?.add({ entry: e, bytes: utf8(req) });
-    }
-    if (held && held.bytes > MAX_HELD_BYTES) {
-      this.held = undefined;
-      this.loadable = false;
-    }
-  }
-
-  /** The copy in memory may differ from storage (a failed transaction): read storage again. */
-  forget(): void {
-    this.held = undefined;
-    this.loadable = true;
-  }
-
-  /**
-   * The oldest `limit` entries, in seq order, and no more than `maxBytes` of requests (counted
-   * in UTF-8): one at least, however large.
-   */
-  oldest(limit: number, maxBytes = Number.POSITIVE_INFINITY): LogEntry[] {
-    const out: LogEntry[] = [];
-    let bytes = 0;
-    const rows: Iterable<{ entry?: LogEntry; bytes: number } & Partial<Stored>> =
-      this.load()?.entries ??
-      this.sql.exec<Stored & { bytes: number }>(
-        "SELECT id, seq, req, row, length(CAST(req AS BLOB)) AS bytes FROM message_log ORDER BY seq LIMIT ?",
-        limit,
-      );
-    for (const r of rows) {
-      bytes += r.bytes;
-      if (out.length >= limit || (out.length > 0 && bytes > maxBytes)) {
-        break;
+      if (held && this.held) {
+        this.hold({ entry: e, bytes: utf8(req) });
       }
-      out.push(r.entry ?? parse(r as Stored));
-    }
-    return out;
-  }
-
-  size(): number {
-    return (
-      this.load()?.entries.length ??
-      this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM message_log").one().n
-    );
-  }
-
-  /** One statement, however many (one id: without the JSON). */
-  remove(ids: number[]): void {
-    if (ids.length === 0) {
-      return;
-    }
-    if (ids.length === 1) {
-      this.sql.exec("DELETE FROM message_log WHERE id = ?", ids[0]);
-    } else {
-      this.sql.exec(
-        "DELETE FROM message_log WHERE id IN (SELECT value FROM json_each(?))",
-        JSON.stringify(ids),
-      );
-    }
-    this.dropped(ids);
-  }
-
-  /** A new id and seq for an entry (D1 held its id or seq already: rows imported behind it). */
-  renumber(entry: LogEntry, id: number, seq: number): void {
-    const row = { ...entry.row, id, seq };
-    this.sql.exec(
-      "UPDATE message_log SET id = ?, seq = ?, row = ? WHERE id = ?",
-      id,
-      seq,
-      JSON.stringify(row),
-      entry.id,
-    );
-    if (this.held && !this.held.replace(entry.id, { ...entry, id, seq, row })) {
-      this.forget();
     }
   }
 
   /** The logged message with this idempotency key (a retry of a message not in D1 yet). */
   byKey(key: string): MessageRow | undefined {
-    const held = this.load();
-    if (held) {
-      return held.byKey(key)?.row;
+    if (this.load()) {
+      return this.keyed.get(key)?.row;
     }
     const found = this.sql
-      .exec<Stored>("SELECT id, seq, req, row FROM message_log WHERE idempotency_key = ?", key)
+      .exec<{ row: string }>("SELECT row FROM message_log WHERE idempotency_key = ?", key)
       .toArray()[0];
-    return found ? parse(found).row : undefined;
+    return found ? (JSON.parse(found.row) as MessageRow) : undefined;
   }
-
-  /** The logged incoming messages (unread ones D1 cannot count yet). */
-  incoming(): { seq: number; createdAt: number }[] {
-    const held = this.load();
-    if (held) {
-      return held.entries
-        .filter((h) => h.entry.row.messageType === 0)
-        .map((h) => ({ seq: h.entry.seq, createdAt: h.entry.row.createdAt }));
-    }
-    return this.sql
-      .exec<{ seq: number; createdAt: number }>(
-        "SELECT seq, incoming_at AS createdAt FROM message_log WHERE incoming_at IS NOT NULL",
-      )
-      .toArray();
-  }
-
-  /** The copy in memory, read from storage when there is none and the log is small enough. */
-  private load(): LogMemory | undefined {
-    if (this.held || !this.loadable) {
-      return this.held;
-    }
-    const total = this.sql
-      .exec<{ bytes: number }>(
-        "SELECT coalesce(sum(length(CAST(req AS BLOB))), 0) AS bytes FROM message_log",
-      )
-      .one().bytes;
-    if (total > MAX_HELD_BYTES) {
-      this.loadable = false;
-      return undefined;
-    }
-    const held = new LogMemory();
-    for (const r of this.sql.exec<Stored & { bytes: number }>(
-      "SELECT id, seq, req, row, length(CAST(req AS BLOB)) AS bytes FROM message_log ORDER BY seq",
-    )) {
-      held.add({ entry: parse(r), bytes: r.bytes });
-    }
-    this.held = held;
-    return held;
-  }
-
-  /** These entries left storage: out of memory too (and a log too large may fit now). */
-  private dropped(ids: number[]): void {
-    this.held?.drop(new Set(ids));
-    this.loadable = true;
-  }
-}
-
-function parse(s: Stored): LogEntry {
-  return { id: s.id, seq: s.seq, req: JSON.parse(s.req), row: JSON.parse(s.row) };
 }
 
 /** The row D1 will hold for this message: the insert's values and the columns' defaults. */
@@ -259,3 +85,74 @@ export function localRow(req: AppendRequest, id: number, seq: number): MessageRo
     updatedAt: v.updatedAt ?? v.createdAt ?? 0,
   };
 }
+
+/** How long the room remembers an idempotency key it logged: retries come within minutes. */
+export const KEY_RETENTION_S = 7 * 24 * 3600;
+
+/** Kept keys are trimmed at most this often (seconds). */
+const TRIM_EVERY_S = 3600;
+
+/**
+ * Every idempotency key (`echo:` ids and `Idempotency-Key`s) the room logged in the last
+ * KEY_RETENTION_S, in its own SQLite storage, so a new message's key is known new without asking
+ * D1: the room is the only writer of its conversation's messages. Loaded once from D1 (the keys
+ * of that window) by a room that has never kept them; a key known here but no longer in the log
+ * is a retry, answered from D1. A retry older than the window is still caught by D1's unique
+ * index when the log is written (the stored message stands: replicator.ts).
+ */
+export class KeptKeys {
+  /** `keys_trimmed`, held in memory once read (only this class writes it). */
+  private trimmedAt: number | undefined;
+
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly kv: SyncKvStorage,
+  ) {
+    sql.exec(
+      `CREATE TABLE IF NOT EXISTS kept_keys (
+         key TEXT PRIMARY KEY,
+         at INTEGER NOT NULL
+       )`,
+    );
+    sql.exec("CREATE INDEX IF NOT EXISTS kept_keys_at ON kept_keys (at)");
+  }
+
+  /** Whether the room holds every key of the window (else D1's must be loaded first). */
+  loaded(): boolean {
+    return this.kv.get<number>("keys_loaded") !== undefined;
+  }
+
+  /** D1's keys of the window, once; inside the caller's storage transaction or alone. */
+  load(keys: { key: string; at: number }[], now: number): void {
+    this.add(keys);
+    this.kv.put("keys_loaded", now);
+  }
+
+  /** Called inside the room's storage transaction with the log's append. */
+  add(keys: { key: string; at: number }[]): void {
+    for (const k of keys) {
+      this.sql.exec("INSERT OR IGNORE INTO kept_keys (key, at) VALUES (?, ?)", k.key, k.at);
+    }
+  }
+
+  has(key: string): boolean {
+    return this.sql.exec("SELECT 1 FROM kept_keys WHERE key = ?", key).toArray().length > 0;
+  }
+
+  /** Forgets keys older than the window (at most once an hour). */
+  trim(now: number): void {
+    this.trimmedAt ??= this.kv.get<number>("keys_trimmed") ?? 0;
+    if (now - this.trimmedAt < TRIM_EVERY_S) {
+      return;
+    }
+    this.sql.exec("DELETE FROM kept_keys WHERE at < ?", now - KEY_RETENTION_S);
+    this.kv.put("keys_trimmed", now);
+    this.trimmedAt = now;
+  }
+}
+
+/** The idempotency keys of logged (or directly written) messages, for the room to keep. */
+export const keysOf = (rows: { row: MessageRow }[]) =>
+  rows.flatMap(({ row }) =>
+    row.idempotencyKey ? [{ key: row.idempotencyKey, at: row.createdAt }] : [],
+  );

@@ -5,8 +5,15 @@ import type { Counters, MessageTouch } from "../messages/queries";
 import type { RoomConversationCache } from "./conversation-cache";
 import type { MessageIds } from "./message-ids";
 import { type CheckNeeds, type CheckResult, checkInD1 } from "./queries.check";
-import { KEY_RETENTION_S, type KeptKeys, keysOf } from "./queries.keys";
-import { type LogEntry, type LoggedRequest, localRow, type MessageLog } from "./queries.wal";
+import {
+  KEY_RETENTION_S,
+  type KeptKeys,
+  keysOf,
+  type LogEntry,
+  type LoggedRequest,
+  localRow,
+  type MessageLog,
+} from "./queries.wal";
 import type { Replicator } from "./replicator";
 import type { AppendRequest, Presented, Ready } from "./types";
 
