@@ -114,34 +114,6 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
 ]);
 
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
-
-/** The fields of a message frame the envelope keeps, besides its echo_id (MessageCreateFrame). */
-const MESSAGE_FIELDS = ["content", "private", "content_type", "content_attributes"] as const;
-
-/**
- * A client frame's envelope as `ClientFrameSchema` parses it (throws when it refuses). A message
- * frame, the one sent at volume, is checked by hand by the same rules, keeping the same fields:
- * zod cannot compile its parsers where code generation is refused (workerd), and its generic path
- * cost about as much as the rest of the frame's trip to the room's commit. Anything else, and a
- * message frame that fails these checks, goes through the schema itself.
- */
-export function parseClientFrame(raw: unknown): ClientFrame {
-  if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
-    const r = raw as Record<string, unknown>;
-    const echo = r.echo_id;
-    const echoOk = typeof echo === "string" && echo.length >= 1 && echo.length <= 255;
-    if (r.type === "message.create" && echoOk) {
-      const out: Record<string, unknown> = { type: "message.create", echo_id: echo };
-      for (const key of MESSAGE_FIELDS) {
-        if (Object.hasOwn(r, key)) {
-          out[key] = r[key];
-        }
-      }
-      return out as MessageFrame;
-    }
-  }
-  return ClientFrameSchema.parse(raw);
-}
 /** Client frames the realtime layer hands to the room's owner (it knows no messages). */
 export type ActionFrame = Extract<ClientFrame, { type: "message.create" | "read" }>;
 export type MessageFrame = Extract<ClientFrame, { type: "message.create" }>;

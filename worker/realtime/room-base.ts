@@ -173,8 +173,7 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
 
   /**
    * The conversation this room serves (undefined: never told), read from storage once and then
-   * kept in memory: every socket frame asks for it, and a storage read per frame cost more than
-   * checking the frame's envelope.
+   * kept in memory (every socket frame asks for it; `remember` writes both).
    */
   protected conversationRef(): RoomConversation | undefined {
     this.ref ??= this.ctx.storage.kv.get<RoomConversation>(CONVERSATION_KEY);

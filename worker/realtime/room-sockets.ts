@@ -2,6 +2,7 @@ import { ApiError, type ErrorCode } from "../lib/errors";
 import {
   type ActionFrame,
   type ClientFrame,
+  ClientFrameSchema,
   type ControlFrame,
   errorFrame,
   FRAME_BUDGET,
@@ -9,7 +10,6 @@ import {
   frame,
   MAX_CLIENT_FRAME_BYTES,
   MAX_MESSAGE_FRAME_BYTES,
-  parseClientFrame,
   type SocketIdentity,
 } from "./protocol";
 import { holderOf, holderTag } from "./revocation";
@@ -86,7 +86,7 @@ export class RoomSockets {
     }
     let parsed: ClientFrame;
     try {
-      parsed = parseClientFrame(JSON.parse(message));
+      parsed = ClientFrameSchema.parse(JSON.parse(message));
     } catch {
       this.error(ws, "bad_frame");
       return null;

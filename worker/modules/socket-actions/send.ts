@@ -14,7 +14,6 @@ import type { AppendRequest } from "../conversation-room/types";
 import {
   asContactMessage,
   createInputOf,
-  MAX_CONTENT_LENGTH,
   MessageCreateJsonSchema,
   PublicMessageCreateSchema,
 } from "../messages/schema.requests";
@@ -135,18 +134,14 @@ export async function messageRequest(
 ): Promise<AppendRequest> {
   const { type: _type, ...body } = frame;
   if (sender.contactLimitKey === null) {
-    return prepareMessage(
-      scope,
-      conversation,
-      createInputOf(parseFields(MessageCreateJsonSchema, body)),
-    );
+    return prepareMessage(scope, conversation, createInputOf(parse(MessageCreateJsonSchema, body)));
   }
   // The public API's limits count socket messages as they count POSTs.
   const { env } = scope.deps;
   const key = sender.contactLimitKey;
   await enforceLimit(env, "PUBLIC_CONTACT_LIMITER", key, "for this contact");
   await enforceLimit(env, "PUBLIC_MESSAGE_LIMITER", key, "creating messages for this contact");
-  const input = parseFields(PublicMessageCreateSchema, body);
+  const input = parse(PublicMessageCreateSchema, body);
   return prepareMessage(
     scope,
     conversation,
@@ -154,33 +149,11 @@ export async function messageRequest(
   );
 }
 
-/**
- * The HTTP API's 422 for a frame whose fields the route's schema refuses. A plain text message
- * (its echo_id and content, in bounds, nothing else) is what both routes' schemas keep as it is:
- * it is answered without them, as zod's generic path (it cannot compile its parsers in workerd)
- * was a tenth of the frame's work before the room's commit. Anything else goes through the schema.
- */
-export function parseFields<S extends z.ZodType>(
-  schema: S,
-  body: Record<string, unknown>,
-): z.infer<S> {
-  if (isPlainText(body)) {
-    return body as z.infer<S>;
-  }
+/** The HTTP API's 422 for a frame whose fields the route's schema refuses. */
+function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const result = schema.safeParse(body);
   if (!result.success) {
     throw invalidInput(result.error);
   }
   return result.data;
-}
-
-function isPlainText(body: Record<string, unknown>): boolean {
-  const { content, echo_id: echo } = body;
-  return (
-    Object.keys(body).every((k) => k === "content" || k === "echo_id") &&
-    (content === undefined ||
-      content === null ||
-      (typeof content === "string" && content.length <= MAX_CONTENT_LENGTH)) &&
-    (echo === undefined || (typeof echo === "string" && echo.length <= 255))
-  );
 }
