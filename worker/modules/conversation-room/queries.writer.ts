@@ -15,6 +15,16 @@ export type WriterRequest = Pick<
   "conversationId" | "values" | "touch" | "contactId" | "attachments" | "record"
 >;
 
+/** What the writer reads of a logged request (not the room's views of it: less to copy). */
+export const writerRequest = (r: LoggedRequest): WriterRequest => ({
+  conversationId: r.conversationId,
+  values: r.values,
+  touch: r.touch,
+  contactId: r.contactId,
+  attachments: r.attachments,
+  record: r.record,
+});
+
 /**
  * One room's call to the log writer: its oldest logged entries, in seq order, and what to pass
  * on once D1 has them (handoff.ts).

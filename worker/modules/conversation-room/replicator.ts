@@ -6,6 +6,8 @@ import { LogRepair, type Replicated, type Waiter } from "./log-repair";
 import type { WriterAnswer, WriterStub } from "./log-writer";
 import type { MessageIds } from "./message-ids";
 import type { LogEntry, MessageLog } from "./queries.wal";
+import { writerRequest } from "./queries.writer";
+import { Refusals, refusedByD1, type SetAside } from "./set-aside";
 
 /** Logged messages written to D1 in one transaction at most. */
 const MAX_BATCH = 200;
@@ -19,40 +21,9 @@ const MAX_BACKOFF_MS = 30_000;
 const DRAIN_WAIT_MS = 10_000;
 /** The alarm that writes the log after a crash of the room (set when writing starts). */
 const SAFETY_MS = 5_000;
-/**
- * Attempts of the log's oldest message alone that D1 refuses for what the message is (an SQLite
- * error, not a lost connection) before it is set aside: about a minute and a half of backing off.
- */
-const SET_ASIDE_AFTER = 8;
-
-/**
- * D1 refused the message itself (a constraint or a trigger, a size, a type), not the trip to it
- * nor a statement every message makes (a bug to fix, which setting messages aside would hide).
- */
-const refusedByD1 = (err: unknown) =>
-  /constraint|too big|toobig|mismatch/i.test(`${err} ${(err as Error)?.cause ?? ""}`);
-
-/** What the writer reads of a logged request (not the room's views of it: less to copy). */
-const written = ({
-  conversationId,
-  values,
-  touch,
-  contactId,
-  attachments,
-  record,
-}: LogEntry["req"]) => ({
-  conversationId,
-  values,
-  touch,
-  contactId,
-  attachments,
-  record,
-});
-
-/** A message D1 refused, set aside: what the room tells its sockets and records. */
-export type SetAside = { entry: LogEntry; reason: string };
 
 export type { Replicated } from "./log-repair";
+export type { SetAside } from "./set-aside";
 
 /**
  * Writes the room's message log to D1 behind the acks: in seq order, through the account's log
@@ -77,8 +48,7 @@ export class Replicator {
   private readonly repairs: LogRepair;
   /** After a batch failed: the oldest message is written alone, to find one D1 refuses. */
   private alone = false;
-  /** The oldest message's id and how often it failed alone. */
-  private head = { id: 0, failures: 0 };
+  private readonly refusals = new Refusals();
   private stub: { accountId: number; stub: WriterStub } | undefined;
 
   constructor(
@@ -199,8 +169,8 @@ export class Replicator {
 
   /**
    * A message D1 keeps refusing must not hold the log forever: after a batch fails, the oldest
-   * message is written alone; when D1 refuses it alone SET_ASIDE_AFTER times in a row for what it
-   * is, it leaves the log for the room's record of messages set aside (its outbox row was never
+   * message is written alone; when D1 refuses it alone often enough in a row for what it is
+   * (set-aside.ts), it leaves the log for the room's record of messages set aside (its outbox row was never
    * written: no webhook hears of it). True: the log moved on, write again now.
    */
   private refusedAlone(entries: LogEntry[], err: unknown): boolean {
@@ -209,8 +179,7 @@ export class Replicator {
       this.alone = true;
       return false;
     }
-    this.head = { id: entry.id, failures: this.head.id === entry.id ? this.head.failures + 1 : 1 };
-    if (this.head.failures < SET_ASIDE_AFTER) {
+    if (!this.refusals.enough(entry.id)) {
       return false;
     }
     const reason = String((err as Error)?.message ?? err).slice(0, 500);
@@ -218,7 +187,6 @@ export class Replicator {
     this.waiters.get(entry.id)?.reject(err);
     this.waiters.delete(entry.id);
     this.setAside({ entry, reason });
-    this.head = { id: 0, failures: 0 };
     this.alone = false;
     return true;
   }
@@ -232,7 +200,7 @@ export class Replicator {
   private async write(entries: LogEntry[]): Promise<void> {
     const handoff = this.handoff.take((entries.at(-1) as LogEntry).seq);
     const call = {
-      entries: entries.map(({ id, seq, req }) => ({ id, seq, req: written(req) })),
+      entries: entries.map(({ id, seq, req }) => ({ id, seq, req: writerRequest(req) })),
       ...handoff,
     };
     let answer: WriterAnswer;
