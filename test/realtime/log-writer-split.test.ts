@@ -63,8 +63,7 @@ describe("log writer calls split by bytes", () => {
     const writer = env.WRITERS.get(
       env.WRITERS.idFromName(`writer:${a.account.id}`),
     ) as unknown as DurableObjectStub<LogWriter>;
-    const counted = () =>
-      runInDurableObject(writer, (_w, state) => state.storage.kv.get<number>("d1_batches") ?? 0);
+    const counted = () => runInDurableObject(writer, (w) => w.counts().batches);
     const before = await counted();
     await heal();
     for (const deadline = Date.now() + 90_000; (await logSize(room())) > 0; ) {

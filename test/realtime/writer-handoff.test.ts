@@ -156,7 +156,7 @@ describe("the log writer passes on what its transactions leave", () => {
     const w = await threeRooms();
     const feed = await feedOf(w);
     const published: FeedEvent[][] = [];
-    const before = await runInDurableObject(w.writer(), (writer: LogWriter, state) => {
+    const before = await runInDurableObject(w.writer(), (writer: LogWriter) => {
       inside(writer).feed = {
         publishAll: (events: FeedEvent[]) => {
           published.push(events);
@@ -164,7 +164,7 @@ describe("the log writer passes on what its transactions leave", () => {
           return feedFor(env, w.account.id).publishAll(events);
         },
       } as unknown as FeedStub;
-      return state.storage.kv.get<number>("d1_batches") ?? 0;
+      return writer.counts().batches;
     });
     // While D1 refuses them, each room commits four groups (one message each, a frame each):
     // its call then carries the four frames, to go in order.
@@ -211,10 +211,7 @@ describe("the log writer passes on what its transactions leave", () => {
       expect(new Set(seqs).size).toBe(seqs.length);
     }
     // Every frame came through the writer, at most one call to the feed per transaction.
-    const batches = await runInDurableObject(
-      w.writer(),
-      (_w, state) => state.storage.kv.get<number>("d1_batches") ?? 0,
-    );
+    const batches = await runInDurableObject(w.writer(), (writer) => writer.counts().batches);
     expect(published.flat()).toHaveLength(feed.all("message.created").length);
     expect(published.length).toBeLessThanOrEqual(batches - before);
     feed.close();
