@@ -180,8 +180,20 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
     return this.ref;
   }
 
-  /** The conversation this room serves, kept for events the room itself originates. */
+  /**
+   * The conversation this room serves, kept for events the room itself originates. Written only
+   * when it changed (a move to another inbox): every typing call and socket connect brings it,
+   * and each write is a storage commit (a disk sync on the room's thread locally).
+   */
   private remember(conversation: RoomConversation): void {
+    const kept = this.conversationRef();
+    if (
+      kept?.id === conversation.id &&
+      kept.accountId === conversation.accountId &&
+      kept.inboxId === conversation.inboxId
+    ) {
+      return;
+    }
     this.ref = conversation;
     this.ctx.storage.kv.put(CONVERSATION_KEY, conversation);
   }
