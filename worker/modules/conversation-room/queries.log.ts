@@ -15,14 +15,14 @@ export const MAX_HELD_BYTES = 16 * 1024 * 1024;
  * wrote. The table is read into it once (a restart, or after `forget`: a storage transaction that
  * failed); a log too large to hold is read from storage until it shrinks.
  */
-export class StoredLog {
+export abstract class StoredLog {
   /** The log's copy, or undefined: read storage (not loaded yet, or too large). */
   protected held: Held[] | undefined;
   protected heldBytes = 0;
   /** The held entries by idempotency key. */
   protected readonly keyed = new Map<string, LogEntry>();
   /** Whether loading the copy may succeed (false: too large, until the log shrinks). */
-  private loadable = true;
+  protected loadable = true;
 
   constructor(protected readonly sql: SqlStorage) {
     sql.exec(
@@ -179,24 +179,8 @@ export class StoredLog {
     return this.held;
   }
 
-  /** Adds an entry to the copy (in seq order); past MAX_HELD_BYTES the copy is given up. */
-  protected hold(h: Held): void {
-    const held = this.held as Held[];
-    const last = held.at(-1);
-    held.push(h);
-    if (last && last.entry.seq > h.entry.seq) {
-      held.sort((a, b) => a.entry.seq - b.entry.seq);
-    }
-    this.heldBytes += h.bytes;
-    const key = h.entry.row.idempotencyKey;
-    if (key) {
-      this.keyed.set(key, h.entry);
-    }
-    if (this.heldBytes > MAX_HELD_BYTES) {
-      this.held = undefined;
-      this.loadable = false;
-    }
-  }
+  /** Adds an entry to the copy (queries.wal.ts: where the commit appends it). */
+  protected abstract hold(h: Held): void;
 
   /** These entries left storage: out of memory too (and a log too large may fit now). */
   private dropped(ids: number[]): void {

@@ -1,5 +1,5 @@
 import type { MessageRow } from "../../db/schema";
-import { StoredLog } from "./queries.log";
+import { type Held, MAX_HELD_BYTES, StoredLog } from "./queries.log";
 import type { AppendRequest, LogEntry } from "./types";
 
 export type { LogEntry, LoggedRequest } from "./types";
@@ -43,6 +43,28 @@ export class MessageLog extends StoredLog {
       if (held && this.held) {
         this.hold({ entry: e, bytes: utf8(req) });
       }
+    }
+  }
+
+  /**
+   * Adds an entry to the copy (in seq order), as it is appended or read back after a restart;
+   * past MAX_HELD_BYTES the copy is given up.
+   */
+  protected override hold(h: Held): void {
+    const held = this.held as Held[];
+    const last = held.at(-1);
+    held.push(h);
+    if (last && last.entry.seq > h.entry.seq) {
+      held.sort((a, b) => a.entry.seq - b.entry.seq);
+    }
+    this.heldBytes += h.bytes;
+    const key = h.entry.row.idempotencyKey;
+    if (key) {
+      this.keyed.set(key, h.entry);
+    }
+    if (this.heldBytes > MAX_HELD_BYTES) {
+      this.held = undefined;
+      this.loadable = false;
     }
   }
 
