@@ -70,14 +70,14 @@ export class DirectCommit {
     );
     const written: Presented[] = [];
     group.forEach((p, i) => {
-      const { row, attachments, eventIds } = stored[i] as (typeof stored)[number];
+      const { row, attachments } = stored[i] as (typeof stored)[number];
       if (!row) {
         p.reject(new Error(`message ${p.seq} was not stored`));
         return;
       }
       const views = this.written(row, attachments, p.req, counters);
       written.push(views);
-      p.resolve({ message: row, duplicate: false, ...views, eventIds });
+      p.resolve({ message: row, duplicate: false, ...views });
     });
     if (conversation && written.length > 0) {
       this.committed(conversation, written, counters);

@@ -45,7 +45,7 @@ export async function repairGroup(
   const rest = group.filter((p) => {
     const row = byKey.get(p.req.values.idempotencyKey ?? null);
     if (row) {
-      p.resolve({ message: row, duplicate: true, eventIds: [] });
+      p.resolve({ message: row, duplicate: true });
     }
     return !row;
   });

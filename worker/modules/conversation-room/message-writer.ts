@@ -144,7 +144,7 @@ export class MessageWriter {
     const pending = this.inflight.get(key);
     if (pending) {
       // The original relays the events; the replay only learns the row.
-      return { ...(await pending), duplicate: true, eventIds: [] };
+      return { ...(await pending), duplicate: true };
     }
     const work = write();
     this.inflight.set(key, work);

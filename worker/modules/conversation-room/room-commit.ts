@@ -125,7 +125,7 @@ export class RoomCommit {
       // Concurrent sends of one key meet in the room's in-flight map before they get here.
       const prior = key ? (logged.get(key) ?? checked.stored.get(key)) : null;
       if (prior) {
-        p.resolve({ message: prior, duplicate: true, eventIds: [] });
+        p.resolve({ message: prior, duplicate: true });
         continue;
       }
       fresh.push(p);
@@ -174,9 +174,9 @@ export class RoomCommit {
       const answer = (message: MessageRow, duplicate = false) =>
         p.resolve(
           message.id === entry.id && message.seq === entry.seq
-            ? { message, duplicate, ...view, eventIds: [] }
+            ? { message, duplicate, ...view }
             : // Renumbered after rows imported into D1 behind the room: presented afresh.
-              { message, duplicate, eventIds: [] },
+              { message, duplicate },
         );
       if (!p.durable) {
         answer(entry.row);

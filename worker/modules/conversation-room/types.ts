@@ -12,15 +12,14 @@ import type { Message, PublicMessage, Sender } from "../messages/schema";
 
 /**
  * `presented` is the agents' view of a new message and `presentedPublic` the contact's (null for
- * a private note); both are absent for an idempotent replay. `eventIds` are the outbox rows
- * committed with it; the room has sent them to the queue.
+ * a private note); both are absent for an idempotent replay. Its outbox rows reach the queue
+ * from the account's log writer once D1 has them.
  */
 export type AppendResult = {
   message: MessageRow;
   duplicate: boolean;
   presented?: Message;
   presentedPublic?: PublicMessage | null;
-  eventIds: number[];
 };
 
 /** The room's views of a stored message: the agents' and the contact's (null: private). */
