@@ -5,32 +5,7 @@
 // relay the realtime bench compares with has none either: the realtime benches measure the
 // Worker, and its floor, on the second process's port. Linux only (/proc); null elsewhere.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-
-/** Pids of `root` and every process under it. */
-function tree(root) {
-  const parent = new Map();
-  for (const pid of readdirSync("/proc")) {
-    if (/^\d+$/.test(pid)) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        parent.set(Number(pid), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-      } catch {
-        // gone meanwhile
-      }
-    }
-  }
-  const under = new Set([root]);
-  for (let added = true; added; ) {
-    added = false;
-    for (const [pid, ppid] of parent) {
-      if (!under.has(pid) && under.has(ppid)) {
-        under.add(pid);
-        added = true;
-      }
-    }
-  }
-  return under;
-}
+import { processes, treeOf } from "./realtime-cpu.mjs";
 
 /** Loopback TCP ports listened on, by socket inode (/proc/net/tcp, state 0A). */
 function listening() {
@@ -48,7 +23,7 @@ function listening() {
 function portsUnder(pid, except) {
   const inodes = listening();
   const out = new Set();
-  for (const p of tree(pid)) {
+  for (const p of treeOf(pid, processes())) {
     let fds = [];
     try {
       fds = readdirSync(`/proc/${p}/fd`);

@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const TICK_MS = 10; // USER_HZ 100
 
-function children() {
+/** Every process now: its parent and its CPU ticks (user + system). */
+export function processes() {
   const out = new Map();
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) {
@@ -15,8 +16,7 @@ function children() {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const ppid = Number(f[1]);
-      out.set(Number(pid), { ppid, ticks: Number(f[11]) + Number(f[12]) });
+      out.set(Number(pid), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
     } catch {
       // gone meanwhile
     }
@@ -24,15 +24,8 @@ function children() {
   return out;
 }
 
-/** CPU ticks of `root` and all its descendants now; null off Linux. */
-function treeTicks(root) {
-  let procs;
-  try {
-    procs = children();
-  } catch {
-    return null;
-  }
-  let total = 0;
+/** The pids of `root` and every process under it, in `procs` (processes()). */
+export function treeOf(root, procs) {
   const under = new Set([root]);
   // Parents come before children often but not always: repeat until nothing is added.
   for (let added = true; added; ) {
@@ -44,7 +37,19 @@ function treeTicks(root) {
       }
     }
   }
-  for (const pid of under) {
+  return under;
+}
+
+/** CPU ticks of `root` and all its descendants now; null off Linux. */
+function treeTicks(root) {
+  let procs;
+  try {
+    procs = processes();
+  } catch {
+    return null;
+  }
+  let total = 0;
+  for (const pid of treeOf(root, procs)) {
     total += procs.get(pid)?.ticks ?? 0;
   }
   return total;
