@@ -5,7 +5,7 @@ import { MessageIds } from "../../worker/modules/conversation-room/message-ids";
 import { type LogEntry, MessageLog } from "../../worker/modules/conversation-room/queries.wal";
 import { RoomFrames } from "../../worker/realtime/room-frames";
 import { db, unique } from "../support/factories";
-import { agentInRoom, failInserts, roomOf, stored } from "../support/room-log";
+import { agentInRoom, failInserts, roomOf, sendAll, stored } from "../support/room-log";
 
 const scratch = () => env.ROOMS.get(env.ROOMS.idFromName(unique("scratch")));
 
@@ -153,10 +153,7 @@ describe("the room's storage and its copy in memory", () => {
     const s = await agentInRoom();
     const marker = `alarm${s.conversation.id}`;
     const heal = await failInserts(marker);
-    s.socket.send({ type: "message.create", echo_id: "a", content: `${marker} a` });
-    s.socket.send({ type: "message.create", echo_id: "b", content: "b" });
-    await s.socket.next("ack", 15_000);
-    await s.socket.next("ack", 15_000);
+    await sendAll(s.socket, [`${marker} a`, "b"]);
     const room = roomOf(s.account.id, s.conversation.id);
     const armed = await runInDurableObject(room, async (_r, state) => ({
       at: await state.storage.getAlarm(),
