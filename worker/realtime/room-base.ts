@@ -39,6 +39,8 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
   private readonly typing: RoomTyping;
   /** The stored conversation as last read or written here (conversationRef). */
   private ref: RoomConversation | undefined;
+  /** An alarm is set for this time or earlier (undefined: not known, read it). */
+  private alarmBy: number | undefined;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -67,7 +69,31 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
   }
 
   override async alarm(): Promise<void> {
-    await this.typing.expire();
+    this.alarmBy = undefined;
+    try {
+      await this.typing.expire();
+    } finally {
+      // What the typing expiry set is not known here: read it with the next arm.
+      this.alarmBy = undefined;
+    }
+  }
+
+  /**
+   * Sets the alarm to `at` unless it is due earlier already (typing expiry shares it, and only
+   * ever moves it earlier outside the alarm). An alarm known to be set by `at` needs no read.
+   */
+  protected async armAt(at: number): Promise<void> {
+    if (this.alarmBy !== undefined && this.alarmBy <= at) {
+      return;
+    }
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) {
+      await this.ctx.storage.setAlarm(at);
+      this.alarmBy = at;
+    } else if (current > Date.now()) {
+      // One due already may be running: not counted on.
+      this.alarmBy = current;
+    }
   }
 
   /** Only the WebSocket upgrade: the Worker has authenticated the caller and says who it is. */

@@ -1,9 +1,9 @@
 import type { Db } from "../../db/client";
 import type { AttachmentRow, ConversationRow, MessageRow } from "../../db/schema";
+import type { RoomHandoff } from "../../realtime/room-frames";
 import type { Counters } from "../messages/queries";
 import type { RoomConversationCache } from "./conversation-cache";
 import { groupBatch } from "./group-batch";
-import type { RoomHandoff } from "./handoff";
 import type { MessageIds } from "./message-ids";
 import { type KeptKeys, keysOf } from "./queries.wal";
 import type { Replicator } from "./replicator";
@@ -14,7 +14,7 @@ import type { AppendRequest, Presented, Ready } from "./types";
  * A group with files, committed straight to D1 after the log: attachment rows get their ids
  * from D1. One D1 transaction: the messages (leased ids, the room's seqs), their outbox rows,
  * facts and files; seqs are given back when it fails. Its outbox rows and feed frame go to the
- * account's writer like the log's (handoff.ts), which sends them on.
+ * account's writer like the log's (`RoomHandoff`, realtime/room-frames.ts), which sends them on.
  */
 export class DirectCommit {
   constructor(

@@ -2,8 +2,8 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../../db/client";
 import type { Bindings } from "../../env";
 import { createLogger } from "../../lib/logger";
+import type { Handoff } from "../../realtime/room-frames";
 import { type FeedStub, feedFor } from "../live/stubs";
-import type { Handoff } from "./handoff";
 import { OutboxRelay } from "./outbox-relay";
 import { type ReadyCall, readyCall, type WriterCall, writerStatements } from "./writer-batch";
 

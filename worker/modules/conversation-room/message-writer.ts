@@ -1,10 +1,10 @@
 import type { Db } from "../../db/client";
 import type { ConversationRow } from "../../db/schema";
+import type { RoomHandoff } from "../../realtime/room-frames";
 import type { Counters } from "../messages/queries";
 import type { RoomConversationCache } from "./conversation-cache";
 import { DirectCommit } from "./direct-commit";
 import { repairGroup } from "./group-failure";
-import type { RoomHandoff } from "./handoff";
 import type { WriterStub } from "./log-writer";
 import { MessageIds } from "./message-ids";
 import { KeptKeys, MessageLog } from "./queries.wal";

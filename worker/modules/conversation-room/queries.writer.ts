@@ -6,7 +6,7 @@
  * write message by message, room after room.
  */
 
-import type { Handoff } from "./handoff";
+import type { Handoff } from "../../realtime/room-frames";
 import type { LoggedRequest } from "./queries.wal";
 
 /** What the writer reads of a logged request. */
@@ -27,7 +27,7 @@ export const writerRequest = (r: LoggedRequest): WriterRequest => ({
 
 /**
  * One room's call to the log writer: its oldest logged entries, in seq order, and what to pass
- * on once D1 has them (handoff.ts).
+ * on once D1 has them (`RoomHandoff`, realtime/room-frames.ts).
  */
 export type WriterCall = Handoff & {
   entries: { id: number; seq: number; req: WriterRequest }[];

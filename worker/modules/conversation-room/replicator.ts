@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import type { MessageRow } from "../../db/schema";
 import { createLogger } from "../../lib/logger";
-import type { RoomHandoff } from "./handoff";
+import type { RoomHandoff } from "../../realtime/room-frames";
 import { LogRepair, type Replicated, type Waiter } from "./log-repair";
 import type { WriterAnswer, WriterStub } from "./log-writer";
 import type { MessageIds } from "./message-ids";

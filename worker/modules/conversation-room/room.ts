@@ -11,6 +11,7 @@ import {
 } from "../../realtime/protocol";
 import type { Holder } from "../../realtime/revocation";
 import { RoomBase } from "../../realtime/room-base";
+import { RoomHandoff } from "../../realtime/room-frames";
 import type { RoomConversation } from "../../realtime/room-typing";
 import type { RoomFrame } from "../live/frames";
 import { presentForFeed, presentForRoom } from "../messages/presenter";
@@ -19,7 +20,6 @@ import { reopenAfter } from "../messages/service";
 import { markRead } from "../socket-actions/read";
 import { messageRequest, SocketSenders, senderScope } from "../socket-actions/send";
 import { RoomConversationCache } from "./conversation-cache";
-import { RoomHandoff } from "./handoff";
 import { writerFor } from "./log-writer";
 import { type UpdateRecorder, writeMessageUpdate } from "./message-update";
 import {
@@ -47,8 +47,6 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
   private readonly handoff = new RoomHandoff();
   /** Who is on the sockets, resolved once and kept; their access when their message commits. */
   private readonly senders = new SocketSenders();
-  /** An alarm is set for this time or earlier (undefined: not known, read it). */
-  private alarmBy: number | undefined;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -103,31 +101,10 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
    * Typing goes first: its expiry may set the alarm, and the log's arm then keeps the earlier.
    */
   override async alarm(): Promise<void> {
-    this.alarmBy = undefined;
     try {
       await super.alarm();
     } finally {
-      // What the typing expiry set is not known here: read it with the next arm.
-      this.alarmBy = undefined;
       await this.writer.alarm();
-    }
-  }
-
-  /**
-   * Sets the alarm to `at` unless it is due earlier already (typing expiry shares it, and only
-   * ever moves it earlier outside the alarm). An alarm known to be set by `at` needs no read.
-   */
-  private async armAt(at: number): Promise<void> {
-    if (this.alarmBy !== undefined && this.alarmBy <= at) {
-      return;
-    }
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > at) {
-      await this.ctx.storage.setAlarm(at);
-      this.alarmBy = at;
-    } else if (current > Date.now()) {
-      // One due already may be running: not counted on.
-      this.alarmBy = current;
     }
   }
 
