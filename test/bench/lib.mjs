@@ -6,7 +6,14 @@ import { childEnv, root } from "../../scripts/lib/wrangler.mjs";
 import { directBase } from "./direct-port.mjs";
 
 const wranglerBin = path.join(root, "node_modules", ".bin", "wrangler");
-export const stateRoot = path.join(root, ".wrangler", "bench");
+/**
+ * Where the benches' databases live. Locally each storage commit of D1 or a Durable Object is a
+ * disk sync on workerd's one thread, which nothing else runs beside; BENCH_STATE_ROOT (e.g. a
+ * tmpfs, /dev/shm/parley-bench) shows how much of a figure those syncs are. On disk by default.
+ */
+export const stateRoot = process.env.BENCH_STATE_ROOT
+  ? path.resolve(process.env.BENCH_STATE_ROOT)
+  : path.join(root, ".wrangler", "bench");
 
 /**
  * The measured server's environment. Wrangler dev's local observability (on by default since

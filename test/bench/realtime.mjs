@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { childEnv, root } from "../../scripts/lib/wrangler.mjs";
-import { fmt, freshDatabase, startServer } from "./lib.mjs";
+import { fmt, freshDatabase, startServer, stateRoot } from "./lib.mjs";
 import { cpuLine, watchCpu } from "./realtime-cpu.mjs";
 import { d1Writes, watchD1 } from "./realtime-d1.mjs";
 import { measureKill } from "./realtime-kill.mjs";
@@ -208,6 +208,9 @@ export async function main() {
     room.direct && rooms.direct
       ? "  the Worker and its floor reached at the Worker's own port, past wrangler dev's reload proxy (a second workerd that forwards every request and frame; BENCH_VIA_PROXY=1 goes through it)"
       : "  the Worker and its floor reached through wrangler dev's reload proxy",
+  );
+  out.push(
+    `  databases (D1, Durable Objects) under ${stateRoot}${process.env.BENCH_STATE_ROOT ? " (BENCH_STATE_ROOT)" : ", on disk (BENCH_STATE_ROOT moves them)"}`,
   );
   out.push(row("bare Node ws relay", relay));
   out.push(row("floor: GET / (no storage)", room.floor.latency));
