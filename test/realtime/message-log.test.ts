@@ -7,6 +7,7 @@ import {
   outboxOf,
   roomOf,
   stored,
+  untilLogTrimmed,
   untilStored,
 } from "../support/room-log";
 import type { Frame, LiveSocket } from "../support/ws";
@@ -74,6 +75,7 @@ describe("the room's message log", () => {
       ["three", three.id, 3],
     ]);
     expect(await outboxOf(s.conversation.id)).toEqual([one.id, three.id]);
+    await untilLogTrimmed(room);
     const record = await runInDurableObject(room, (_r, state) => ({
       aside: state.storage.sql.exec("SELECT id, seq, reason FROM message_set_aside").toArray(),
       logged: state.storage.sql.exec("SELECT count(*) AS n FROM message_log").one().n,

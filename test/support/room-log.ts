@@ -39,6 +39,23 @@ export async function untilStored(conversationId: number, n: number) {
   throw new Error(`D1 never held ${n} messages`);
 }
 
+/**
+ * Until the room's storage holds no logged message: entries D1 has leave it with the next
+ * append's commit, or once the room is idle (replicator.ts), not the moment D1 has them.
+ */
+export async function untilLogTrimmed(room: DurableObjectStub) {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+    const n = await runInDurableObject(room, (_r, state) =>
+      Number(state.storage.sql.exec("SELECT count(*) AS n FROM message_log").one().n),
+    );
+    if (n === 0) {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the room's storage kept logged messages D1 has");
+}
+
 /** The ack or error frame answering `echo`, whichever comes; up to 15 s (a loaded machine). */
 export async function answer(socket: LiveSocket, echo: string): Promise<Frame> {
   for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {

@@ -63,6 +63,12 @@ export const conversations = sqliteTable(
     assignmentQueuedAt: integer("assignment_queued_at"),
     /** The last conversation_seq handed to an outbox event of this conversation. */
     eventSeq: integer("event_seq").notNull().default(0),
+    /**
+     * The highest seq of the room's message log that D1 holds, set in the same transaction as the
+     * rows: after a crash, a logged entry at or under it is known to be in D1 whatever its row
+     * became since (edited, deleted, its sender merged), so the room's replay never writes it twice.
+     */
+    logSeq: integer("log_seq").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

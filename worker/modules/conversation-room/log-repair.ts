@@ -9,9 +9,13 @@ import type { LogEntry, MessageLog } from "./queries.wal";
 export type Replicated = { row: MessageRow; duplicate: boolean };
 export type Waiter = { resolve: (r: Replicated) => void; reject: (err: unknown) => void };
 
-/** D1's row is this logged message (not another row that took its id). */
-const sameMessage = (row: MessageRow, logged: MessageRow | undefined) =>
-  logged !== undefined &&
+/**
+ * D1's row is this logged message (not another row that took its id), for a conversation whose
+ * `log_seq` was never set (rows replicated before it existed): by content, which an edit, a
+ * delete or a contact merge since changes. Every later replication sets `log_seq`.
+ */
+const sameMessage = (row: MessageRow | undefined, logged: MessageRow) =>
+  row !== undefined &&
   row.conversationId === logged.conversationId &&
   row.seq === logged.seq &&
   row.createdAt === logged.createdAt &&
@@ -40,16 +44,19 @@ export class LogRepair {
   ) {}
 
   /**
-   * Sorts out a write D1 refused for what it holds: messages an earlier attempt wrote leave the
-   * log; ids or seqs taken by rows written straight into D1 (an import) are replaced, in the same
-   * order, after them; a conversation deleted meanwhile drops its log. True: try again now.
+   * Sorts out a write D1 refused for what it holds: messages an earlier attempt wrote (their seq
+   * at or under the conversation's `log_seq`, set in the same transaction as their rows, whatever
+   * the rows became since: an answer lost, or a replay after a crash of entries whose trim had not
+   * committed) leave the log; ids or seqs taken by rows written straight into D1 (an import) are
+   * replaced, in the same order, after them; a conversation deleted meanwhile drops its log. True:
+   * try again now.
    */
   async repair(entries: LogEntry[], err: unknown): Promise<boolean> {
     if (!isUniqueViolation(err) && !isForeignKey(err)) {
       return false;
     }
     const conversationId = (entries[0] as LogEntry).req.conversationId;
-    const { atIds, topSeq, exists, byKey } = await repairReads(
+    const { atIds, topSeq, exists, logSeq, byKey } = await repairReads(
       this.db(),
       conversationId,
       entries.map((e) => e.id),
@@ -64,25 +71,29 @@ export class LogRepair {
       }
       return true;
     }
-    const logged = new Map(entries.map((e) => [e.id, e]));
-    const mine = atIds.filter((r) => sameMessage(r, logged.get(r.id)?.row));
+    const rows = new Map(atIds.map((r) => [r.id, r]));
+    const mine = new Set(
+      entries
+        .filter((e) => e.seq <= logSeq || (logSeq === 0 && sameMessage(rows.get(e.id), e.row)))
+        .map((e) => e.id),
+    );
     // Stored by an earlier message with the same key (under another id): that one stands.
     const earlier = new Map<number, MessageRow>();
     for (const e of entries) {
       const row = byKey.find((r) => r.idempotencyKey === e.row.idempotencyKey && r.id !== e.id);
-      if (row && !mine.some((m) => m.id === e.id)) {
+      if (row && !mine.has(e.id)) {
         earlier.set(e.id, row);
       }
     }
-    if (mine.length > 0 || earlier.size > 0) {
-      const ids = new Set([...mine.map((r) => r.id), ...earlier.keys()]);
+    if (mine.size > 0 || earlier.size > 0) {
+      const ids = new Set([...mine, ...earlier.keys()]);
       this.done(
         entries.filter((e) => ids.has(e.id)),
         earlier,
       );
       return true;
     }
-    const taken = new Set(atIds.map((r) => r.id));
+    const taken = new Set(rows.keys());
     const fresh = taken.size > 0 ? await this.freshIds(taken.size) : [];
     // Synchronous from here: no message is logged while the log is renumbered.
     const all = this.log.oldest(Number.MAX_SAFE_INTEGER);

@@ -23,6 +23,11 @@ export abstract class StoredLog {
   protected readonly keyed = new Map<string, LogEntry>();
   /** Whether loading the copy may succeed (false: too large, until the log shrinks). */
   protected loadable = true;
+  /**
+   * Entries D1 has that are out of the copy but still in storage: deleted with the next append's
+   * transaction, or by `trim` when the room is idle, not in a commit (a disk sync) of their own.
+   */
+  private untrimmed = new Set<number>();
 
   constructor(protected readonly sql: SqlStorage) {
     sql.exec(
@@ -101,6 +106,36 @@ export abstract class StoredLog {
     );
   }
 
+  /**
+   * D1 has these entries: out of the copy now, out of storage with the next append (or `trim`).
+   * A crash before that leaves them in storage: the replay finds them in D1 by the conversation's
+   * `log_seq` (log-repair.ts). Without a copy (a log too large to hold) they go now.
+   */
+  replicated(ids: number[]): void {
+    if (!this.held) {
+      this.remove(ids);
+      return;
+    }
+    for (const id of ids) {
+      this.untrimmed.add(id);
+    }
+    this.dropped(ids);
+  }
+
+  /** Whether entries D1 has are still in storage (`trim` deletes them). */
+  trimPending(): boolean {
+    return this.untrimmed.size > 0;
+  }
+
+  /** Deletes the entries D1 has from storage (inside the caller's transaction, or alone). */
+  trim(): void {
+    if (this.untrimmed.size > 0) {
+      const ids = [...this.untrimmed];
+      this.untrimmed.clear();
+      this.remove(ids);
+    }
+  }
+
   /** One statement, however many (one id: without the JSON). */
   remove(ids: number[]): void {
     if (ids.length === 0) {
@@ -159,6 +194,8 @@ export abstract class StoredLog {
     if (this.held || !this.loadable) {
       return this.held;
     }
+    // What storage holds is read again (a failed transaction): without what D1 has.
+    this.trim();
     const total = this.sql
       .exec<{ bytes: number }>(
         "SELECT coalesce(sum(length(CAST(req AS BLOB))), 0) AS bytes FROM message_log",

@@ -23,11 +23,17 @@ const utf8 = (s: string) => {
  * queries.log.ts, which keeps the log's copy in memory.
  */
 export class MessageLog extends StoredLog {
+  /** Appends so far (the replicator's idle trim waits while they go on). */
+  appends = 0;
+
   /**
    * Called inside the room's storage transaction with the group's other writes; when that
    * transaction fails, the caller calls `forget` (the copy in memory holds these entries).
    */
   append(entries: LogEntry[]): void {
+    // What D1 has leaves storage in the same commit: no disk sync of its own.
+    this.trim();
+    this.appends += 1;
     const held = this.load();
     for (const e of entries) {
       const req = JSON.stringify(e.req);
@@ -63,6 +69,8 @@ export class MessageLog extends StoredLog {
       this.keyed.set(key, h.entry);
     }
     if (this.heldBytes > MAX_HELD_BYTES) {
+      // Read from storage from now on: what D1 has must not be in it.
+      this.trim();
       this.held = undefined;
       this.loadable = false;
     }

@@ -126,15 +126,20 @@ const INSERT_OUTBOX = `INSERT INTO event_outbox
 
 /**
  * Each conversation as its call's touches leave it (touchConversation's rules, applied in turn
- * by writer-batch.ts), and its event counter past the call's outbox rows: one row each.
+ * by writer-batch.ts), its event counter past the call's outbox rows, and its `log_seq` at the
+ * call's last seq (the room's replay skips what D1 has by it: log-repair.ts): one row each.
  */
 const TOUCH = `UPDATE conversations AS c SET event_seq = c.event_seq + (j.value ->> 1),
     updated_at = j.value ->> 2,
     last_activity_at = coalesce(j.value ->> 3, c.last_activity_at),
     first_reply_created_at = coalesce(c.first_reply_created_at, j.value ->> 4),
     waiting_since = CASE WHEN j.value ->> 5 THEN j.value ->> 6
-      ELSE coalesce(c.waiting_since, j.value ->> 6) END
+      ELSE coalesce(c.waiting_since, j.value ->> 6) END,
+    log_seq = max(c.log_seq, j.value ->> 7)
   FROM json_each(?) j WHERE c.id = j.value ->> 0`;
+
+/** The conversation's log up to `seq` is in D1 (a call written by groupBatch's statements). */
+const LOGGED = "UPDATE conversations SET log_seq = max(log_seq, ?1) WHERE id = ?2";
 
 /**
  * Each conversation's contact (as D1 has it then) was last active at its call's last contact
@@ -164,6 +169,8 @@ export type Touched = {
   firstReplyAt: number | null;
   waitingReset: boolean;
   waitingAt: number | null;
+  /** The call's last seq (the conversation's `log_seq`). */
+  logSeq: number;
 };
 
 export const touchConversations = (d1: D1Database, touched: [number, Touched][]) =>
@@ -179,6 +186,7 @@ export const touchConversations = (d1: D1Database, touched: [number, Touched][])
           t.firstReplyAt,
           t.waitingReset ? 1 : 0,
           t.waitingAt,
+          t.logSeq,
         ]),
       ),
     );
@@ -186,6 +194,9 @@ export const touchConversations = (d1: D1Database, touched: [number, Touched][])
 /** `[conversationId, at]` per conversation whose contact wrote, in call order. */
 export const touchContacts = (d1: D1Database, rows: [number, number][]) =>
   d1.prepare(TOUCH_CONTACTS).bind(JSON.stringify(rows));
+
+export const markLogged = (d1: D1Database, conversationId: number, seq: number) =>
+  d1.prepare(LOGGED).bind(seq, conversationId);
 
 export const markSent = (d1: D1Database, ids: number[], at: number) =>
   d1.prepare(MARK_SENT).bind(at, JSON.stringify(ids));

@@ -21,6 +21,11 @@ const MAX_BACKOFF_MS = 30_000;
 const DRAIN_WAIT_MS = 10_000;
 /** The alarm that writes the log after a crash of the room (set when writing starts). */
 const SAFETY_MS = 5_000;
+/**
+ * Entries D1 has leave the room's storage with the next append's commit; when no append came for
+ * this long, in a commit of their own (one disk sync for all of them, not one per write).
+ */
+const IDLE_TRIM_MS = 500;
 
 export type { Replicated } from "./log-repair";
 export type { SetAside } from "./set-aside";
@@ -50,6 +55,7 @@ export class Replicator {
   private alone = false;
   private readonly refusals = new Refusals();
   private stub: { accountId: number; stub: WriterStub } | undefined;
+  private trimTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly log: MessageLog,
@@ -120,11 +126,29 @@ export class Replicator {
   async alarm(): Promise<void> {
     this.armed = false;
     this.retryAt = 0;
-    if (this.log.size() === 0) {
-      return;
+    if (this.log.size() > 0) {
+      this.kick();
+      await this.running;
     }
-    this.kick();
-    await this.running;
+    this.log.trim();
+  }
+
+  /**
+   * Deletes from storage what D1 has once appends stop carrying it (each append's commit does):
+   * the timer is not re-armed per write, it looks again while appends go on.
+   */
+  private idleTrim(appends = this.log.appends): void {
+    this.trimTimer ??= setTimeout(() => {
+      this.trimTimer = undefined;
+      if (!this.log.trimPending()) {
+        return;
+      }
+      if (this.log.appends !== appends) {
+        this.idleTrim();
+      } else {
+        this.log.trim();
+      }
+    }, IDLE_TRIM_MS);
   }
 
   private async round(): Promise<void> {
@@ -229,9 +253,15 @@ export class Replicator {
     return this.stub.stub;
   }
 
-  /** These entries are in D1: out of the log, and their waiters answered. */
+  /**
+   * These entries are in D1: out of the log (out of storage with the next append, or when the
+   * room is idle: queries.log.ts), and their waiters answered.
+   */
   private done(entries: LogEntry[], earlier?: Map<number, MessageRow>): void {
-    this.log.remove(entries.map((e) => e.id));
+    this.log.replicated(entries.map((e) => e.id));
+    if (this.log.trimPending()) {
+      this.idleTrim();
+    }
     for (const e of entries) {
       const waiter = this.waiters.get(e.id);
       this.waiters.delete(e.id);

@@ -8,6 +8,7 @@ import { createdEvent, groupBatch } from "./group-batch";
 import {
   insertMessages,
   insertOutbox,
+  markLogged,
   markSent,
   messageRow,
   type Touched,
@@ -31,6 +32,7 @@ function touches(call: WriterCall) {
     firstReplyAt: null,
     waitingReset: false,
     waitingAt: null,
+    logSeq: (call.entries.at(-1) as WriterCall["entries"][number]).seq,
   };
   const found = call.entries.map(({ req }) => {
     const before = { ...t };
@@ -206,6 +208,9 @@ async function statementByStatement(db: Db, d1: D1Database, call: WriterCall) {
     const q = (s as unknown as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
     return d1.prepare(q.sql).bind(...q.params);
   });
+  // Last: `read` takes nothing from its result.
+  const last = call.entries.at(-1) as WriterCall["entries"][number];
+  statements.push(markLogged(d1, last.req.conversationId, last.seq));
   return {
     statements,
     eventIds: (results: D1Result[]) =>

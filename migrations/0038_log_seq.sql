@@ -1,0 +1,1 @@
+ALTER TABLE `conversations` ADD `log_seq` integer DEFAULT 0 NOT NULL;
