@@ -59,13 +59,14 @@ export function freshDatabase(name, sql) {
  * in a process group of its own and `kill()` ends it at once with SIGKILL, workerd and all, as a
  * crash would. `args`: more wrangler dev flags (e.g. --test-scheduled). With `direct`, `base` is
  * the Worker's own port past wrangler dev's reload proxy (direct-port.mjs; `direct` says whether
- * it was found), unless BENCH_VIA_PROXY is set.
+ * it was found), unless BENCH_VIA_PROXY is set. `config`: another Worker's wrangler.toml than
+ * Parley's (it must answer /openapi.json with an `openapi` field).
  */
 export async function startServer(
   dir,
   port,
   vars = {},
-  { killable = false, args = [], direct = false } = {},
+  { killable = false, args = [], direct = false, config } = {},
 ) {
   const base = `http://127.0.0.1:${port}`;
   // Mailed links are built on PUBLIC_URL only (never the request's Host): this server's own.
@@ -85,6 +86,7 @@ export async function startServer(
       dir,
       "--log-level",
       "error",
+      ...(config ? ["--config", config] : []),
       ...varArgs,
       ...args,
     ],

@@ -3,6 +3,14 @@
 import { WebSocketServer } from "ws";
 import { percentile } from "./lib.mjs";
 
+/** One conversation's load: its listeners, the sequential sends timed, the sustained burst. */
+export const LISTENERS = 100;
+export const LATENCY_MESSAGES = 300;
+export const WARMUP = 30;
+export const BURST_MESSAGES = 3000;
+export const SENDERS = 16;
+export const IN_FLIGHT_PER_SENDER = 8;
+
 /** A socket message's frames: one frame, or a batch (a JSON array). */
 export function framesOf(raw) {
   const parsed = JSON.parse(String(raw));
@@ -127,4 +135,49 @@ export async function startRelay(port) {
   });
   await new Promise((r) => wss.once("listening", r));
   return { url: `ws://127.0.0.1:${port}`, close: () => new Promise((r) => wss.close(r)) };
+}
+
+/** Sequential sends, each timed until every listener has it. */
+export async function latency(send, l, prefix) {
+  const out = [];
+  for (let i = 0; i < WARMUP + LATENCY_MESSAGES; i++) {
+    const text = `${prefix}-${i}`;
+    const t0 = performance.now();
+    await send(text);
+    const last = await l.waitAll(text);
+    if (i >= WARMUP) {
+      out.push(last - t0);
+    }
+  }
+  return summarize(out);
+}
+
+/** 16 sockets, each with up to 8 sends awaiting their ack, until 3,000 messages are stored. */
+export async function socketBurst(url, l, onAck = () => {}) {
+  const senders = await Promise.all(Array.from({ length: SENDERS }, () => sender(url)));
+  const texts = Array.from({ length: BURST_MESSAGES }, (_, i) => `burst-${i}`);
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    senders.flatMap((s) =>
+      Array.from({ length: IN_FLIGHT_PER_SENDER }, async () => {
+        while (next < texts.length) {
+          const ack = await s.send(texts[next++]);
+          onAck(ack);
+        }
+      }),
+    ),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  await l.waitAll(texts.at(-1), 60_000).catch(() => undefined);
+  for (const s of senders) {
+    s.close();
+  }
+  const received = l.arrivals.map((m) => texts.filter((t) => m.has(t)).length);
+  return {
+    seconds,
+    messages: BURST_MESSAGES,
+    perSecond: BURST_MESSAGES / seconds,
+    minReceived: Math.min(...received),
+  };
 }

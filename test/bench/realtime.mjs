@@ -3,24 +3,34 @@
 // at once, against `wrangler dev` (at a human pace for their latency, then flat out for their
 // capacity); then a burst into one conversation with the server killed
 // (SIGKILL) in its middle and restarted. Baselines measured in the same run: the server's no-op
-// floor (GET /) and a bare Node `ws` relay. Ends with one summary line.
+// floor (GET /), a bare Node `ws` relay, and a bare durable room on the same runtime
+// (realtime-bare.mjs: what workerd itself costs for one conversation's load). Ends with one
+// summary line.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { childEnv, root } from "../../scripts/lib/wrangler.mjs";
 import { fmt, freshDatabase, startServer, stateRoot } from "./lib.mjs";
+import { bareLines, measureBare } from "./realtime-bare.mjs";
 import { cpuLine, watchCpu } from "./realtime-cpu.mjs";
 import { d1Writes, watchD1 } from "./realtime-d1.mjs";
 import { measureKill } from "./realtime-kill.mjs";
 import { measureRooms } from "./realtime-rooms.mjs";
-import { listeners, sender, startRelay, summarize } from "./realtime-ws.mjs";
+import {
+  BURST_MESSAGES,
+  IN_FLIGHT_PER_SENDER,
+  LATENCY_MESSAGES,
+  LISTENERS,
+  latency,
+  listeners,
+  SENDERS,
+  sender,
+  socketBurst,
+  startRelay,
+  summarize,
+  WARMUP,
+} from "./realtime-ws.mjs";
 
 const TOKEN = "benchRealtimeToken000001";
-const LISTENERS = 100;
-const LATENCY_MESSAGES = 300;
-const WARMUP = 30;
-const BURST_MESSAGES = 3000;
-const SENDERS = 16;
-const IN_FLIGHT_PER_SENDER = 8;
 
 export const SEED = `
 INSERT INTO accounts (name) VALUES ('Realtime');
@@ -35,21 +45,6 @@ INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, c
 
 const created = (f) =>
   f.event === "message.created" ? { text: f.data.content, order: f.data.seq } : null;
-
-/** Sequential sends, each timed until every listener has it. */
-async function latency(send, l, prefix) {
-  const out = [];
-  for (let i = 0; i < WARMUP + LATENCY_MESSAGES; i++) {
-    const text = `${prefix}-${i}`;
-    const t0 = performance.now();
-    await send(text);
-    const last = await l.waitAll(text);
-    if (i >= WARMUP) {
-      out.push(last - t0);
-    }
-  }
-  return summarize(out);
-}
 
 /** The server's floor: GET / touches no storage (sequential latency; rate with 16 in flight). */
 async function serverFloor(base) {
@@ -73,31 +68,6 @@ async function serverFloor(base) {
     }),
   );
   return { latency: summarize(out), perSecond: done / ((performance.now() - t0) / 1000) };
-}
-
-/** 16 sockets, each with up to 8 sends awaiting their ack, until 3,000 messages are stored. */
-async function socketBurst(url, l, d1) {
-  const senders = await Promise.all(Array.from({ length: SENDERS }, () => sender(url)));
-  const texts = Array.from({ length: BURST_MESSAGES }, (_, i) => `burst-${i}`);
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    senders.flatMap((s) =>
-      Array.from({ length: IN_FLIGHT_PER_SENDER }, async () => {
-        while (next < texts.length) {
-          const ack = await s.send(texts[next++]);
-          d1.acked(ack.id);
-        }
-      }),
-    ),
-  );
-  const seconds = (performance.now() - t0) / 1000;
-  await l.waitAll(texts.at(-1), 60_000).catch(() => undefined);
-  for (const s of senders) {
-    s.close();
-  }
-  const received = l.arrivals.map((m) => texts.filter((t) => m.has(t)).length);
-  return { seconds, perSecond: BURST_MESSAGES / seconds, minReceived: Math.min(...received) };
 }
 
 /** What D1 holds per conversation: rows, and whether seq runs 1..n without gaps. */
@@ -135,7 +105,7 @@ async function measureRoom(relayP99) {
     one.close();
     const d1 = watchD1(dir);
     const cpu = watchCpu(server);
-    const burst = await socketBurst(wsUrl, l, d1);
+    const burst = await socketBurst(wsUrl, l, (ack) => d1.acked(ack.id));
     burst.cpu = cpu.stop(BURST_MESSAGES);
     const d1Lag = await d1.lag();
     // The writer keeps its transaction counts in storage within a second (read once stopped).
@@ -188,6 +158,7 @@ export async function main() {
     room.dir,
     "SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM messages WHERE conversation_id = 1",
   );
+  const bare = await measureBare(8966);
   const rooms = await measureRooms(8963);
   const [roomsD1] = stored(rooms.dir, "SELECT count(*) AS n FROM messages");
   const flat = await measureRooms(8965, {}, { flatOut: true });
@@ -231,6 +202,7 @@ export async function main() {
     cpuLine(b.cpu, fmt),
     d1Line(room),
   );
+  out.push(...bareLines(bare, room, relay, room.floor, fmt));
   // Acked but never seen in D1 (by id), or never delivered to the other side. D1 may hold more
   // than was acked: messages whose ack came after the sending phase.
   const lostRooms =
