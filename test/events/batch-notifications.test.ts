@@ -5,6 +5,7 @@ import { addInboxMember, addToAccount, createAgent, createWorld } from "../suppo
 import { createContact } from "../support/factories-conversations";
 import { consume, outboxRows, processEvents } from "../support/factories-webhooks";
 import { api } from "../support/http";
+import { postStored } from "../support/posted";
 import { openSocket } from "../support/ws";
 
 const listeners = [notificationListener];
@@ -40,7 +41,7 @@ const notificationsOf = async (base: string, token: string) =>
   (await api(`${base}/notifications`, { token })).body.data.payload as Notification[];
 
 const post = async (path: string, token: string, body: Record<string, unknown>) => {
-  const res = await api(`${path}/messages`, { method: "POST", token, body });
+  const res = await postStored(`${path}/messages`, { method: "POST", token, body });
   expect(res.status).toBe(200);
   return res.body.id as number;
 };

@@ -20,6 +20,7 @@ import {
   recordingOutbound,
 } from "../support/factories-webhooks";
 import { api } from "../support/http";
+import { postStored } from "../support/posted";
 
 /**
  * An agent's messages in one conversation of an API inbox with no webhook, rule or bot (the
@@ -43,7 +44,10 @@ async function agentMessages(n: number, opts: { participant?: boolean } = {}) {
   }
   const after = (await outboxRows(account.id)).at(-1)?.id ?? 0;
   for (let i = 0; i < n; i++) {
-    const res = await api(`${base}/messages`, { token: admin.token, body: { content: `m${i}` } });
+    const res = await postStored(`${base}/messages`, {
+      token: admin.token,
+      body: { content: `m${i}` },
+    });
     expect(res.status).toBe(200);
   }
   const rows = await outboxRows(account.id, after);
@@ -130,7 +134,7 @@ describe("the consumer's listeners read D1 per batch, not per event", () => {
     const after = (await outboxRows(account.id)).at(-1)?.id ?? 0;
     for (let i = 0; i < 20; i++) {
       const body = { content: `hello ${i}`, message_type: "incoming" };
-      expect((await api(path, { token: admin.token, body })).status).toBe(200);
+      expect((await postStored(path, { token: admin.token, body })).status).toBe(200);
     }
     const ids = (await outboxRows(account.id, after))
       .filter((r) => r.name === "message_created")

@@ -4,6 +4,7 @@ import { createWorld } from "../support/factories";
 import { createConversationIn } from "../support/factories-conversations";
 import { consume, outboxRows } from "../support/factories-webhooks";
 import { api } from "../support/http";
+import { postStored } from "../support/posted";
 
 /** Three message events of one conversation, committed through the API. */
 async function threeEvents() {
@@ -11,7 +12,7 @@ async function threeEvents() {
   const { conversation } = await createConversationIn(w.account.id, w.inbox.id);
   const path = `/api/v1/accounts/${w.account.id}/conversations/${conversation.displayId}/messages`;
   for (const content of ["one", "two", "three"]) {
-    expect((await api(path, { token: w.admin.token, body: { content } })).status).toBe(200);
+    expect((await postStored(path, { token: w.admin.token, body: { content } })).status).toBe(200);
   }
   const rows = await outboxRows(w.account.id);
   return rows.filter((r) => r.name === "message_created").map((r) => r.id);

@@ -162,7 +162,7 @@ describe("the room's message log", () => {
     expect(await outboxOf(s.conversation.id)).toEqual(rows.map((r) => r.id));
   });
 
-  it("answers an HTTP post once D1 has it, and a retry of a socket message as a duplicate", async () => {
+  it("writes an agent's HTTP post behind the socket message before it, and answers a retry of that as a duplicate", async () => {
     const s = await setup();
     s.socket.send({ type: "message.create", echo_id: "same", content: "once" });
     const first = await s.socket.next("ack");
@@ -170,8 +170,10 @@ describe("the room's message log", () => {
       token: s.admin.token,
       body: { content: "posted" },
     });
-    // The post was answered after its row reached D1, and the socket message before it too.
-    const rows = await stored(s.conversation.id);
+    // The post is answered at the room's commit (read your writes merges the room's tail); D1
+    // gets both behind, in order.
+    expect(posted.body.seq).toBe(2);
+    const rows = await untilStored(s.conversation.id, 2);
     expect(rows.map((r) => r.id)).toEqual([first.data.id, posted.body.id]);
     s.socket.send({ type: "message.create", echo_id: "same", content: "once" });
     const retry = await s.socket.next("ack");

@@ -4,6 +4,7 @@ import { addInboxMember, createWorld } from "../../support/factories";
 import { createConversationIn } from "../../support/factories-conversations";
 import { createPublicConversation, createPublicWorld, pub } from "../../support/factories-public";
 import { api } from "../../support/http";
+import { postStored } from "../../support/posted";
 
 const stored = async (conversationId: number) =>
   (
@@ -40,7 +41,7 @@ describe("idempotency keys belong to their sender", () => {
     const w = await createPublicWorld();
     const s = await createPublicConversation(w.base);
     const path = `/api/v1/accounts/${w.account.id}/conversations/${s.conversation.id}/messages`;
-    const note = await api(path, {
+    const note = await postStored(path, {
       token: w.admin.token,
       body: { content: "the customer is difficult", private: true },
       headers: { "Idempotency-Key": "echo:X" },
@@ -76,7 +77,7 @@ describe("idempotency keys belong to their sender", () => {
     const s = await agentsConversation();
     const headers = { "Idempotency-Key": "same-key" };
     const send = (token: string, content: string) =>
-      api(s.path, { token, body: { content }, headers });
+      postStored(s.path, { token, body: { content }, headers });
     const first = await send(s.agent.token, "from the agent");
     const other = await send(s.admin.token, "from the admin");
     const retry = await send(s.agent.token, "from the agent");
@@ -96,15 +97,15 @@ describe("idempotency keys belong to their sender", () => {
     const s = await agentsConversation();
     const body = { content: "sent once", echo_id: "client-42" };
     const [a, b] = await Promise.all([
-      api(s.path, { token: s.agent.token, body }),
-      api(s.path, { token: s.agent.token, body }),
+      postStored(s.path, { token: s.agent.token, body }),
+      postStored(s.path, { token: s.agent.token, body }),
     ]);
-    const c = await api(s.path, { token: s.agent.token, body });
+    const c = await postStored(s.path, { token: s.agent.token, body });
     expect(new Set([a.body.id, b.body.id, c.body.id]).size).toBe(1);
     expect(c.headers.get("idempotent-replayed")).toBe("true");
     expect(c.body).toMatchObject({ content: "sent once", echo_id: "client-42" });
     // Another agent's same echo_id is their own message.
-    const other = await api(s.path, { token: s.admin.token, body });
+    const other = await postStored(s.path, { token: s.admin.token, body });
     expect(other.body.id).not.toBe(a.body.id);
     expect(await stored(s.conversation.id)).toHaveLength(2);
   });

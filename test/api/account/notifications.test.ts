@@ -5,6 +5,7 @@ import { addInboxMember, createAgent, createWorld } from "../../support/factorie
 import { createContact } from "../../support/factories-conversations";
 import { outboxRows, processEvents } from "../../support/factories-webhooks";
 import { api, expectError } from "../../support/http";
+import { postStored } from "../../support/posted";
 import { openSocket } from "../../support/ws";
 
 const listeners = [notificationListener];
@@ -40,7 +41,7 @@ describe("notifications", () => {
     await feed.next("ready");
     await otherFeed.next("ready");
     const after = await lastId(w.account.id);
-    const note = await api(`${w.conversation}/messages`, {
+    const note = await postStored(`${w.conversation}/messages`, {
       method: "POST",
       token: w.admin.token,
       body: {
@@ -94,7 +95,7 @@ describe("notifications", () => {
     expect(types(await list(w, w.agent.token))).toEqual(["conversation_assignment"]);
 
     after = await lastId(w.account.id);
-    await api(`${w.conversation}/messages`, {
+    await postStored(`${w.conversation}/messages`, {
       method: "POST",
       token: w.admin.token,
       body: { content: "A customer writes", message_type: "incoming" },
@@ -107,7 +108,7 @@ describe("notifications", () => {
 
     // The assignee's own reply does not notify them.
     after = await lastId(w.account.id);
-    await api(`${w.conversation}/messages`, {
+    await postStored(`${w.conversation}/messages`, {
       method: "POST",
       token: w.agent.token,
       body: { content: "On it" },
@@ -161,13 +162,13 @@ describe("notifications", () => {
     const w = await setup();
     const after = await lastId(w.account.id);
     for (const who of [w.agent, w.other]) {
-      await api(`${w.conversation}/messages`, {
+      await postStored(`${w.conversation}/messages`, {
         method: "POST",
         token: w.admin.token,
         body: { content: `[@x](mention://user/${who.id}/x) and again`, private: true },
       });
     }
-    await api(`${w.conversation}/messages`, {
+    await postStored(`${w.conversation}/messages`, {
       method: "POST",
       token: w.admin.token,
       body: { content: `[@x](mention://user/${w.agent.id}/x)`, private: true },

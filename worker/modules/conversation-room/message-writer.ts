@@ -11,7 +11,7 @@ import { KeptKeys, MessageLog } from "./queries.wal";
 import { Replicator, type SetAside } from "./replicator";
 import { RoomCommit } from "./room-commit";
 import { RoomSeq } from "./room-seq";
-import type { AppendRequest, AppendResult, Presented, Written } from "./types";
+import type { AppendRequest, AppendResult, LogEntry, Presented, Written } from "./types";
 import { type Pending, type Place, WriteQueue } from "./write-queue";
 
 export type { AppendRequest, AppendView, MessageView, Presented } from "./types";
@@ -120,6 +120,11 @@ export class MessageWriter {
     return this.log.size() > 0;
   }
 
+  /** What the log holds (D1 does not have it yet), in seq order: reads merge it (tail.ts). */
+  logged(): LogEntry[] {
+    return this.log.oldest(Number.MAX_SAFE_INTEGER);
+  }
+
   /** Resolves once D1 has every message logged so far (before a write that must follow). */
   drain(): Promise<void> {
     return this.replicator.drain();
@@ -133,10 +138,11 @@ export class MessageWriter {
   /**
    * Stores `req` in `place` (taken when its frame arrived), else at the end of the order. An
    * idempotency key already stored answers its message, `duplicate: true`; a retry racing its
-   * original in flight gets the same row.
+   * original in flight gets the same row. Without a place, the answer waits for D1 unless
+   * `durable` is false (then it comes at the room's commit, as a socket's ack does).
    */
-  async append(req: AppendRequest, place?: Place): Promise<AppendResult> {
-    const write = () => (place ?? this.reserve(true)).fill(req);
+  async append(req: AppendRequest, place?: Place, durable = true): Promise<AppendResult> {
+    const write = () => (place ?? this.reserve(durable)).fill(req);
     const key = req.values.idempotencyKey;
     if (!key) {
       return write();

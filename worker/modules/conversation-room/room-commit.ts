@@ -24,7 +24,10 @@ const DURABLE_WAIT_MS = 10_000;
  * Whether the agents' read mark leaves this incoming message unread (`unseenByAgents` of
  * messages/queries.ts: by seq once a read recorded one, else by time).
  */
-const unseenBy = (mark: ConversationRow | undefined, m: { seq: number; createdAt: number }) =>
+export const unseenBy = (
+  mark: ConversationRow | undefined,
+  m: { seq: number; createdAt: number },
+) =>
   !mark ||
   (mark.agentLastSeenSeq === null
     ? m.createdAt > (mark.agentLastSeenAt ?? 0)
@@ -35,7 +38,8 @@ const unseenBy = (mark: ConversationRow | undefined, m: { seq: number; createdAt
  * messages are checked against D1 in one read only when the room must (a retried key whose
  * message left the log, the keys of a room that never kept them, counters or row it does not
  * hold), numbered, written to the room's log with their keys and the seq in one storage
- * transaction, and broadcast; socket senders are answered then, other callers once D1 has it.
+ * transaction, and broadcast; socket senders (and agents' HTTP posts) are answered then, other
+ * callers once D1 has it.
  */
 export class RoomCommit {
   private counters: Counters | undefined;
@@ -232,7 +236,7 @@ export class RoomCommit {
 }
 
 /** The conversation's clocks as `touchConversation` moves them in D1 (the same rules). */
-function applyTouch(row: ConversationRow, touch: MessageTouch): ConversationRow {
+export function applyTouch(row: ConversationRow, touch: MessageTouch): ConversationRow {
   const at = touch.at;
   const next = { ...row, updatedAt: at };
   if (touch.kind === "incoming") {

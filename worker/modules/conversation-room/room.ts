@@ -29,7 +29,8 @@ import {
   type Presented,
 } from "./message-writer";
 import { setAsideEvent } from "./set-aside";
-import type { RoomStub } from "./stub";
+import type { AnswerAt, RoomStub } from "./stub";
+import { type TailEntry, tailOf } from "./tail";
 import type { AppendResult } from "./types";
 
 export type { AppendResult };
@@ -115,8 +116,14 @@ export class MessageRoom extends RoomBase<RoomFrame> implements RoomStub {
     this.writer.dropCounters();
   }
 
-  async appendMessage(req: AppendRequest): Promise<AppendResult> {
-    return this.writer.append(req);
+  /** Answered once D1 has the message, or at the room's commit with `answerAt` "commit". */
+  async appendMessage(req: AppendRequest, answerAt: AnswerAt = "d1"): Promise<AppendResult> {
+    return this.writer.append(req, undefined, answerAt === "d1");
+  }
+
+  /** The log's messages D1 does not have yet: reads of this conversation merge them. */
+  async unreplicated(): Promise<TailEntry[]> {
+    return tailOf(this.writer.logged());
   }
 
   /** A socket's frame: control frames are answered by its sockets; messages and reads here. */

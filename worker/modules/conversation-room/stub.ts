@@ -6,6 +6,7 @@ import type { RoomConversation } from "../../realtime/room-typing";
 import type { RoomFrame } from "../live/frames";
 import type { NewMessage } from "../messages/queries";
 import type { UpdateRecorder } from "./message-update";
+import type { TailEntry } from "./tail";
 import type { AppendRequest, AppendResult, MessageView } from "./types";
 
 /**
@@ -15,7 +16,8 @@ import type { AppendRequest, AppendResult, MessageView } from "./types";
  * (Workers' RPC typing would also turn free-form JSON fields into `never`.)
  */
 export type RoomStub = {
-  appendMessage(req: AppendRequest): Promise<AppendResult>;
+  appendMessage(req: AppendRequest, answerAt?: AnswerAt): Promise<AppendResult>;
+  unreplicated(): Promise<TailEntry[]>;
   updateMessage(
     conversationId: number,
     messageId: number,
@@ -33,6 +35,12 @@ export type RoomStub = {
   fetch(request: Request): Promise<Response>;
   closeVisitorSessions(sources: string[]): Promise<number>;
 };
+
+/**
+ * When an append is answered: once D1 has the message ("d1"), or at the room's commit
+ * ("commit": the caller's reads of the conversation merge the room's tail, messages/tail.ts).
+ */
+export type AnswerAt = "d1" | "commit";
 
 /** The one place room names are made: one room per conversation, keyed by account and id. */
 export function roomFor(env: Bindings, accountId: number, conversationId: number): RoomStub {

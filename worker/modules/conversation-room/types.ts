@@ -70,7 +70,7 @@ export type AppendRequest = {
 /** A message of a group, once its place came up: what the writer hands over. */
 export type Ready = {
   req: AppendRequest;
-  /** HTTP and other callers through the stub: answered once the message is in D1. */
+  /** Answered once the message is in D1 (callers through the stub, unless "commit" asked). */
   durable: boolean;
   seq: number;
   id: number;

@@ -18,7 +18,7 @@ import { ConversationCreateSchema, ConversationUpdateSchema } from "./schema.act
 import { createWithMessage } from "./service";
 import { updateConversation } from "./service.actions";
 import { countOnly, listConversations } from "./service.list";
-import { presentConversations, presentOne } from "./views";
+import { presentConversations, presentCurrent, presentOne } from "./views";
 
 const tags = ["Conversations"];
 
@@ -92,8 +92,9 @@ export const conversationListRoutes = createRouter<AccountEnv>()
 /** One conversation: get, create, update. */
 export const conversationAccountRoutes = createRouter<AccountEnv>()
   .openapi(show, async (c) => {
-    const row = await loadConversationFor(scopeOf(c), c.req.valid("param").conversation_id);
-    return c.json(await presentOne(viewOf(c), row), 200);
+    const scope = scopeOf(c);
+    const row = await loadConversationFor(scope, c.req.valid("param").conversation_id);
+    return c.json(await presentCurrent(scope, viewOf(c), row), 200);
   })
   .openapi(create, async (c) => {
     const scope = { ...scopeOf(c), origin: c.var.deps.origin };

@@ -1,14 +1,18 @@
 import type { Db } from "../../db/client";
 import type { ConversationRow } from "../../db/schema";
 import type { MessageConversationContext } from "../messages/presenter";
+import { rowAndNewest } from "../messages/queries.tail";
+import { beyond, readTail, type TailEntry, touchedBy, unseenIn } from "../messages/tail";
+import { MESSAGE_TYPE_CODES } from "../messages/types";
 import { presentMessages } from "../messages/views";
 import type { ConversationWebhook } from "../webhooks/schema.payloads";
+import type { ConversationScope } from "./access";
 import {
   type ConversationParts,
   presentConversation,
   presentConversationWebhook,
 } from "./presenter";
-import { type LastMessageOf, loadRelated } from "./queries.related";
+import { type LastMessageOf, loadRelated, type Related } from "./queries.related";
 import type { ConversationJson } from "./schema";
 
 export type ViewContext = {
@@ -30,8 +34,12 @@ async function loadParts(
   view: ViewContext,
   rows: ConversationRow[],
   audience: WebhookAudience = "agents",
+  tails?: Map<number, TailEntry[]>,
 ): Promise<ConversationParts[]> {
   const related = await loadRelated(view.db, view.accountId, rows, view.callerUserId, audience);
+  for (const [id, tail] of tails ?? []) {
+    withTail(related, rows.find((r) => r.id === id) as ConversationRow, tail);
+  }
   const contexts = new Map<number, MessageConversationContext>();
   for (const row of rows) {
     const contactInbox = row.contactInboxId ? related.contactInboxes.get(row.contactInboxId) : null;
@@ -66,6 +74,35 @@ async function loadParts(
       unreadCount: related.unread.get(row.id) ?? 0,
     };
   });
+}
+
+/**
+ * The room's tail (read before `related`) into the last message and unread count: D1 has every
+ * non-activity message up to its last one's seq, so the tail's messages past it are D1's lack.
+ */
+function withTail(related: Related, row: ConversationRow, tail: TailEntry[]): void {
+  const fresh = beyond(tail, related.lastMessages.get(row.id)?.seq ?? 0);
+  const last = fresh.filter((e) => e.row.messageType !== MESSAGE_TYPE_CODES.activity).at(-1);
+  if (last) {
+    related.lastMessages.set(row.id, last.row);
+  }
+  related.unread.set(row.id, (related.unread.get(row.id) ?? 0) + unseenIn(row, fresh));
+}
+
+/**
+ * One conversation as it is now, for its caller (read your writes, messages/tail.ts): the room's
+ * tail first, then the row again with D1's newest seq, its clocks moved by the tail past it.
+ */
+export async function presentCurrent(
+  scope: ConversationScope,
+  view: ViewContext,
+  found: ConversationRow,
+): Promise<ConversationJson> {
+  const tail = await readTail(scope, found);
+  const { row, newest } = await rowAndNewest(view.db, found.id);
+  const current = touchedBy(row ?? found, beyond(tail, newest));
+  const [parts] = await loadParts(view, [current], "agents", new Map([[found.id, tail]]));
+  return presentConversation(current, parts as ConversationParts);
 }
 
 /** Presents conversation rows (a page at most) with a fixed number of queries. */

@@ -109,10 +109,13 @@ export const messageAccountRoutes = createRouter<AccountEnv>()
     const scope = scopeOf(c);
     const conversation = await loadConversationFor(scope, c.req.valid("param").conversation_id);
     const body = jsonOrForm(c, { form: MULTIPART_ONLY });
-    const { message, duplicate, presented } = await createMessage(scope, conversation, {
-      ...createInputOf(body),
-      idempotencyKey: c.req.valid("header")["idempotency-key"],
-    });
+    // Answered at the room's commit: this API's reads of the conversation merge its tail.
+    const { message, duplicate, presented } = await createMessage(
+      scope,
+      conversation,
+      { ...createInputOf(body), idempotencyKey: c.req.valid("header")["idempotency-key"] },
+      "commit",
+    );
     c.header("Idempotent-Replayed", String(duplicate));
     const json =
       presented ??

@@ -10,13 +10,23 @@ import { canChange, isDeleted } from "./policy";
 import { attachmentKeysOf, deleteAttachmentsOf, findMessage, type NewMessage } from "./queries";
 import type { MessageUpdate } from "./schema.requests";
 import { type MessageScope, viewFor } from "./service";
+import { readTail } from "./tail";
 import { MESSAGE_TYPE_CODES } from "./types";
 
 /** Chatwoot replaces a deleted message's content with this text. */
 export const DELETED_CONTENT = "This message was deleted";
 
+/**
+ * D1's row, else the room's tail's (a message just posted, answered before D1 had it; the room's
+ * update waits for D1 to have it, then changes D1's row), else D1's again: one that left the tail
+ * between the first read and the tail's is in D1 by then (messages/tail.ts).
+ */
 async function loadMessage(scope: ConversationScope, conversation: ConversationRow, id: number) {
-  const message = await findMessage(scope.deps.db, conversation.id, id);
+  const { db } = scope.deps;
+  const message =
+    (await findMessage(db, conversation.id, id)) ??
+    (await readTail(scope, conversation)).find((e) => e.row.id === id)?.row ??
+    (await findMessage(db, conversation.id, id));
   if (!message) {
     throw new ApiError("not_found");
   }

@@ -3,9 +3,19 @@ import type { ConversationRow, MessageRow } from "../../db/schema";
 import { labelsOf } from "../conversations/queries";
 import type { MessageConversationContext } from "./presenter";
 import { findMessage, pageMessages } from "./queries";
+import { countersAndNewest } from "./queries.tail";
 import { MessageSchema, SenderSchema } from "./schema";
 import { loadSenders } from "./senders";
-import { contextOf, type MessageScope } from "./service";
+import type { MessageScope } from "./service";
+import {
+  beyond,
+  mergePage,
+  readTail,
+  type TailEntry,
+  tailSeqOf,
+  touchedBy,
+  unseenIn,
+} from "./tail";
 import { presentMessages } from "./views";
 
 /** Chatwoot's page sizes: 20 latest or before a message, 100 after one. */
@@ -41,14 +51,22 @@ export async function presentOne(
   return message as z.infer<typeof MessageSchema>;
 }
 
-/** A cursor is a message id (Chatwoot); it is turned into that message's seq in this conversation. */
-async function seqOf(scope: MessageScope, conversation: ConversationRow, id: number | undefined) {
+/**
+ * A cursor is a message id (Chatwoot); it is turned into that message's seq in this conversation
+ * (D1's, else the room's tail's: a message just posted).
+ */
+async function seqOf(
+  scope: MessageScope,
+  conversation: ConversationRow,
+  id: number | undefined,
+  tail: TailEntry[],
+) {
   if (id === undefined) {
     return undefined;
   }
   const found = await findMessage(scope.deps.db, conversation.id, id);
   // An id of another conversation pages from nowhere rather than leaking anything.
-  return found?.seq ?? 0;
+  return found?.seq ?? tailSeqOf(tail, id) ?? 0;
 }
 
 export async function listMessages(
@@ -57,16 +75,27 @@ export async function listMessages(
   query: { before?: number; after?: number },
 ): Promise<z.infer<typeof MessageListSchema>> {
   const { db } = scope.deps;
+  // The room first: what it no longer holds, D1 has by the reads below (messages/tail.ts).
+  const tail = await readTail(scope, conversation);
   const [before, after] = await Promise.all([
-    seqOf(scope, conversation, query.before),
-    seqOf(scope, conversation, query.after),
+    seqOf(scope, conversation, query.before, tail),
+    seqOf(scope, conversation, query.after, tail),
   ]);
   const limit = after !== undefined ? AFTER_PAGE : PAGE;
-  const [rows, context, labels] = await Promise.all([
+  const [stored, counted, labels] = await Promise.all([
     pageMessages(db, conversation.id, { before, after }, limit),
-    contextOf(scope, conversation),
+    countersAndNewest(db, conversation),
     labelsOf(db, conversation.id),
   ]);
+  const rows = mergePage(stored, tail, { before, after }, limit);
+  const fresh = beyond(tail, counted.newest);
+  const context = {
+    displayId: conversation.displayId,
+    assigneeId: conversation.assigneeId,
+    unreadCount: counted.unread + unseenIn(conversation, fresh),
+    lastActivityAt: touchedBy(conversation, fresh).lastActivityAt,
+    sourceId: counted.sourceId,
+  };
   const people = [
     { senderType: "Contact", senderId: conversation.contactId },
     ...(conversation.assigneeId === null

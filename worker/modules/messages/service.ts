@@ -2,7 +2,7 @@ import type { ConversationRow } from "../../db/schema";
 import { commit, recorderOf } from "../../events/commit";
 import { invalidField } from "../../lib/errors";
 import { performerOf } from "../access-tokens/service";
-import { roomFor } from "../conversation-room/stub";
+import { type AnswerAt, roomFor } from "../conversation-room/stub";
 import type { AppendRequest, AppendResult } from "../conversation-room/types";
 import { changedAttributes, changeEvents } from "../conversations/events";
 import { hasActiveBot } from "../conversations/queries";
@@ -75,16 +75,20 @@ function touchFor(
 
 /**
  * Appends a message through the conversation's room (the single writer that gives it `seq`),
- * then reopens the conversation when the message asks for it.
+ * then reopens the conversation when the message asks for it. Answered once D1 has it, or at
+ * the room's commit (`answerAt` "commit") for a caller whose reads merge the room's tail
+ * (tail.ts: the agents' API).
  */
 export async function createMessage(
   scope: MessageScope,
   conversation: ConversationRow,
   input: CreateMessageInput,
+  answerAt: AnswerAt = "d1",
 ): Promise<AppendResult> {
   const req = await prepareMessage(scope, conversation, input);
   const result = await roomFor(scope.deps.env, scope.account.id, conversation.id).appendMessage(
     req,
+    answerAt,
   );
   await reopenAfter(scope, conversation, req, result);
   return result;
