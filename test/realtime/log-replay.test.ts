@@ -8,6 +8,7 @@ import {
   createPublicWorld,
 } from "../support/factories-public";
 import { api } from "../support/http";
+import { postStored } from "../support/posted";
 import {
   failInserts,
   outboxOf,
@@ -96,8 +97,9 @@ describe("a room restarted with entries D1 already has in its log", () => {
     await runInDurableObject(room(), (_r, state) => state.abort("crashed before the trim")).catch(
       () => undefined,
     );
-    // A new post wakes a fresh room, which writes its log to D1 first, then the post.
-    const after = await api(`${account}/messages`, {
+    // A new post wakes a fresh room, which writes its log to D1 first, then the post (answered
+    // at the room's commit: read once D1 has it).
+    const after = await postStored(`${account}/messages`, {
       token: w.admin.token,
       body: { content: "after the restart" },
     });
