@@ -26,6 +26,13 @@ const SAFETY_MS = 5_000;
  * this long, in a commit of their own (one disk sync for all of them, not one per write).
  */
 const IDLE_TRIM_MS = 500;
+/**
+ * A room's writes start this long apart at least while nobody waits for one (socket messages;
+ * an HTTP post, a drain or the alarm start theirs at once): a conversation sending one message at
+ * a time then writes a few per D1 transaction, not one each (each transaction, and the log's trim
+ * after it, was a disk sync on workerd's one thread). A lone message goes at once.
+ */
+const GATHER_MS = 30;
 
 export type { Replicated } from "./log-repair";
 export type { SetAside } from "./set-aside";
@@ -56,6 +63,9 @@ export class Replicator {
   private readonly refusals = new Refusals();
   private stub: { accountId: number; stub: WriterStub } | undefined;
   private trimTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the last write started, and the timer of a write gathering messages until GATHER_MS. */
+  private lastRound = 0;
+  private gathering: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly log: MessageLog,
@@ -77,8 +87,11 @@ export class Replicator {
     );
   }
 
-  /** Starts writing what the log holds, unless a round is under way (it takes it then). */
-  kick(): void {
+  /**
+   * Starts writing what the log holds, unless a round is under way (it takes it then), or one
+   * started less than GATHER_MS ago and nobody waits (`now` false): then when that time is up.
+   */
+  kick(now = false): void {
     if (!this.armed && this.log.size() > 0) {
       this.armed = true;
       this.arm(Date.now() + SAFETY_MS);
@@ -90,6 +103,15 @@ export class Replicator {
     if (Date.now() < this.retryAt) {
       return;
     }
+    const wait = now || this.waiters.size > 0 ? 0 : this.lastRound + GATHER_MS - Date.now();
+    if (wait > 0) {
+      this.gathering ??= setTimeout(() => {
+        this.gathering = undefined;
+        this.kick(true);
+      }, wait);
+      return;
+    }
+    this.lastRound = Date.now();
     this.running = this.round().finally(() => {
       this.running = undefined;
       if (this.dirty) {
@@ -117,7 +139,7 @@ export class Replicator {
           clearTimeout(timer);
           resolve();
         });
-        this.kick();
+        this.kick(true);
       });
     }
   }
@@ -127,7 +149,7 @@ export class Replicator {
     this.armed = false;
     this.retryAt = 0;
     if (this.log.size() > 0) {
-      this.kick();
+      this.kick(true);
       await this.running;
     }
     this.log.trim();
