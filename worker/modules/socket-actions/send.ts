@@ -136,11 +136,25 @@ export async function messageRequest(
   if (sender.contactLimitKey === null) {
     return prepareMessage(scope, conversation, createInputOf(parse(MessageCreateJsonSchema, body)));
   }
-  // The public API's limits count socket messages as they count POSTs.
+  // The public API's limits count socket messages as they count POSTs, both at once: the
+  // message waits for one answer instead of two in a row, and the room's later messages, whose
+  // places are taken behind it, wait with it. Locally each count is a storage commit in
+  // wrangler's simulated limiter (the 200-room bench's visitors waited 0.9 s on the two, load
+  // 5-8). A message the contact limit refuses is then counted by the message limit as well:
+  // no answer changes where both count in the clock's one-minute window (as locally), since the
+  // contact limit refuses the rest of that window anyway. Both refusing, the contact limit's
+  // error is given, as when it was asked first.
   const { env } = scope.deps;
   const key = sender.contactLimitKey;
-  await enforceLimit(env, "PUBLIC_CONTACT_LIMITER", key, "for this contact");
-  await enforceLimit(env, "PUBLIC_MESSAGE_LIMITER", key, "creating messages for this contact");
+  const counted = await Promise.allSettled([
+    enforceLimit(env, "PUBLIC_CONTACT_LIMITER", key, "for this contact"),
+    enforceLimit(env, "PUBLIC_MESSAGE_LIMITER", key, "creating messages for this contact"),
+  ]);
+  for (const c of counted) {
+    if (c.status === "rejected") {
+      throw c.reason;
+    }
+  }
   const input = parse(PublicMessageCreateSchema, body);
   return prepareMessage(
     scope,
