@@ -27,10 +27,11 @@ const SAFETY_MS = 5_000;
  */
 const IDLE_TRIM_MS = 500;
 /**
- * A room's writes start this long apart at least while nobody waits for one (socket messages;
- * an HTTP post, a drain or the alarm start theirs at once): a conversation sending one message at
- * a time then writes a few per D1 transaction, not one each (each transaction, and the log's trim
- * after it, was a disk sync on workerd's one thread). A lone message goes at once.
+ * A room's writes start this long apart at least while nobody waits for one (socket messages,
+ * agents' HTTP posts; a caller answered once D1 has its message, a drain or the alarm start theirs
+ * at once): a conversation sending one message at a time then writes a few per D1 transaction,
+ * not one each (each transaction was a disk sync on workerd's one thread). A lone message goes at
+ * once.
  */
 const GATHER_MS = 30;
 
