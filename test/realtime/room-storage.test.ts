@@ -100,6 +100,43 @@ describe("the room's storage and its copy in memory", () => {
     expect(out[4]?.held.incoming).toEqual([{ seq: 8, createdAt: 1_700_000_008 }]);
   });
 
+  it("deletes what D1 has from storage with the next append (or a trim), never reading it back meanwhile", async () => {
+    const out = await runInDurableObject(scratch(), (_r, state) => {
+      const { sql } = state.storage;
+      const log = new MessageLog(sql);
+      const ids = (l: MessageLog) => l.oldest(1_000).map((e) => e.id);
+      log.append([entry(10, 1, "k1"), entry(11, 2, "k2"), entry(12, 3, null)]);
+      log.replicated([10, 11]);
+      // Out of the copy at once; storage keeps them until a commit carries their deletion.
+      const replicated = {
+        held: ids(log),
+        byKey: log.byKey("k1") ?? null,
+        stored: ids(new MessageLog(sql)),
+      };
+      // A failed transaction makes the room read storage again: not what D1 has.
+      log.forget();
+      const reread = { held: ids(log), stored: ids(new MessageLog(sql)) };
+      log.replicated([12]);
+      log.append([entry(13, 4, null)]);
+      const appended = { held: ids(log), stored: ids(new MessageLog(sql)) };
+      log.replicated([13]);
+      const pending = log.trimPending();
+      log.trim();
+      return {
+        replicated,
+        reread,
+        appended,
+        pending,
+        trimmed: { held: ids(log), stored: ids(new MessageLog(sql)), pending: log.trimPending() },
+      };
+    });
+    expect(out.replicated).toEqual({ held: [12], byKey: null, stored: [10, 11, 12] });
+    expect(out.reread).toEqual({ held: [12], stored: [12] });
+    expect(out.appended).toEqual({ held: [13], stored: [13] });
+    expect(out.pending).toBe(true);
+    expect(out.trimmed).toEqual({ held: [], stored: [], pending: false });
+  });
+
   it("takes the oldest entries up to the byte budget from memory as storage counts them (UTF-8)", async () => {
     const sizes = await runInDurableObject(scratch(), (_r, state) => {
       const log = new MessageLog(state.storage.sql);

@@ -117,7 +117,8 @@ export class Replicator {
       this.running = undefined;
       if (this.dirty) {
         this.dirty = false;
-        this.kick();
+        // A drain waiting (an edit) does not wait for the gathering too.
+        this.kick(this.drained.length > 0);
       }
     });
   }
