@@ -1,5 +1,6 @@
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { LogWriter } from "../../worker/modules/conversation-room/log-writer";
 import { type LogEntry, MessageLog } from "../../worker/modules/conversation-room/queries.wal";
 import { createContact } from "../support/factories-contacts";
 import {
@@ -90,6 +91,11 @@ describe("a room restarted with entries D1 already has in its log", () => {
     });
     expect(merged.status).toBe(200);
     const before = await stored(row.id);
+    const writer = env.WRITERS.get(
+      env.WRITERS.idFromName(`writer:${w.account.id}`),
+    ) as unknown as DurableObjectStub<LogWriter>;
+    const batches = () => runInDurableObject(writer, (x) => x.counts().batches);
+    const batchesBefore = await batches();
     // The crash: the entries are back in storage as if their trim never committed, memory lost.
     await runInDurableObject(room(), (_r, state) => {
       new MessageLog(state.storage.sql).append(copy);
@@ -119,6 +125,9 @@ describe("a room restarted with entries D1 already has in its log", () => {
     ]);
     expect(rows[1]).toMatchObject({ senderType: "Contact", senderId: base.id });
     expect(await outboxOf(row.id)).toEqual(rows.map((r) => r.id));
+    // The restarted room asked D1's `log_seq` before writing: its one D1 transaction is the
+    // post's, none refused for the entries D1 had.
+    expect((await batches()) - batchesBefore).toBe(1);
     await untilLogTrimmed(room());
     visitor.close();
   });

@@ -3,7 +3,7 @@ import type { MessageRow } from "../../db/schema";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import type { MessageIds } from "./message-ids";
-import { repairReads } from "./queries.repair";
+import { logSeqOf, repairReads } from "./queries.repair";
 import type { LogEntry, MessageLog } from "./queries.wal";
 /** A logged message as D1 ended up holding it (`duplicate`: an earlier one with its key). */
 export type Replicated = { row: MessageRow; duplicate: boolean };
@@ -42,6 +42,20 @@ export class LogRepair {
     /** These entries are in D1 (some as an earlier message with their key). */
     private readonly done: (entries: LogEntry[], earlier?: Map<number, MessageRow>) => void,
   ) {}
+
+  /**
+   * Before a restarted room's first write: the entries D1 already has (at or under `log_seq`; a
+   * crash came before their deletion committed) leave the log, so the write is not refused for
+   * them. True: some did.
+   */
+  async skipWritten(entries: LogEntry[]): Promise<boolean> {
+    const logSeq = await logSeqOf(this.db(), (entries[0] as LogEntry).req.conversationId);
+    const written = entries.filter((e) => e.seq <= logSeq);
+    if (written.length > 0) {
+      this.done(written);
+    }
+    return written.length > 0;
+  }
 
   /**
    * Sorts out a write D1 refused for what it holds: messages an earlier attempt wrote (their seq

@@ -55,3 +55,13 @@ export async function repairReads(
     byKey: rest.slice(idSlices.length).flat(),
   };
 }
+
+/** The seq up to which D1 holds the conversation's log (0: none, or no such conversation). */
+export async function logSeqOf(db: Db, conversationId: number): Promise<number> {
+  const row = await db
+    .select({ logSeq: conversations.logSeq })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId))
+    .get();
+  return row?.logSeq ?? 0;
+}

@@ -8,6 +8,7 @@ import type { MessageIds } from "./message-ids";
 import type { LogEntry, MessageLog } from "./queries.wal";
 import { writerRequest } from "./queries.writer";
 import { Refusals, refusedByD1, type SetAside } from "./set-aside";
+import { WritePace } from "./write-pace";
 
 /** Logged messages written to D1 in one transaction at most. */
 const MAX_BATCH = 200;
@@ -21,19 +22,6 @@ const MAX_BACKOFF_MS = 30_000;
 const DRAIN_WAIT_MS = 10_000;
 /** The alarm that writes the log after a crash of the room (set when writing starts). */
 const SAFETY_MS = 5_000;
-/**
- * Entries D1 has leave the room's storage with the next append's commit; when no append came for
- * this long, in a commit of their own (one disk sync for all of them, not one per write).
- */
-const IDLE_TRIM_MS = 500;
-/**
- * A room's writes start this long apart at least while nobody waits for one (socket messages,
- * agents' HTTP posts; a caller answered once D1 has its message, a drain or the alarm start theirs
- * at once): a conversation sending one message at a time then writes a few per D1 transaction,
- * not one each (each transaction was a disk sync on workerd's one thread). A lone message goes at
- * once.
- */
-const GATHER_MS = 30;
 
 export type { Replicated } from "./log-repair";
 export type { SetAside } from "./set-aside";
@@ -63,10 +51,9 @@ export class Replicator {
   private alone = false;
   private readonly refusals = new Refusals();
   private stub: { accountId: number; stub: WriterStub } | undefined;
-  private trimTimer: ReturnType<typeof setTimeout> | undefined;
-  /** When the last write started, and the timer of a write gathering messages until GATHER_MS. */
-  private lastRound = 0;
-  private gathering: ReturnType<typeof setTimeout> | undefined;
+  private readonly pace: WritePace;
+  /** The log was read from storage (a restart): D1 may have its oldest entries already. */
+  private stale: boolean;
 
   constructor(
     private readonly log: MessageLog,
@@ -83,6 +70,8 @@ export class Replicator {
     /** Records a message set aside in the room and tells its sockets. */
     private readonly setAside: (aside: SetAside) => void,
   ) {
+    this.pace = new WritePace(log);
+    this.stale = log.size() > 0;
     this.repairs = new LogRepair(log, db, ids, seq, this.waiters, (entries, earlier) =>
       this.done(entries, earlier),
     );
@@ -90,7 +79,7 @@ export class Replicator {
 
   /**
    * Starts writing what the log holds, unless a round is under way (it takes it then), or one
-   * started less than GATHER_MS ago and nobody waits (`now` false): then when that time is up.
+   * started a moment ago and nobody waits (`now` false): then a moment later (write-pace.ts).
    */
   kick(now = false): void {
     if (!this.armed && this.log.size() > 0) {
@@ -104,15 +93,9 @@ export class Replicator {
     if (Date.now() < this.retryAt) {
       return;
     }
-    const wait = now || this.waiters.size > 0 ? 0 : this.lastRound + GATHER_MS - Date.now();
-    if (wait > 0) {
-      this.gathering ??= setTimeout(() => {
-        this.gathering = undefined;
-        this.kick(true);
-      }, wait);
+    if (!this.pace.mayStart(now || this.waiters.size > 0, () => this.kick(true))) {
       return;
     }
-    this.lastRound = Date.now();
     this.running = this.round().finally(() => {
       this.running = undefined;
       if (this.dirty) {
@@ -157,24 +140,6 @@ export class Replicator {
     this.log.trim();
   }
 
-  /**
-   * Deletes from storage what D1 has once appends stop carrying it (each append's commit does):
-   * the timer is not re-armed per write, it looks again while appends go on.
-   */
-  private idleTrim(appends = this.log.appends): void {
-    this.trimTimer ??= setTimeout(() => {
-      this.trimTimer = undefined;
-      if (!this.log.trimPending()) {
-        return;
-      }
-      if (this.log.appends !== appends) {
-        this.idleTrim();
-      } else {
-        this.log.trim();
-      }
-    }, IDLE_TRIM_MS);
-  }
-
   private async round(): Promise<void> {
     for (;;) {
       this.dirty = false;
@@ -188,6 +153,13 @@ export class Replicator {
           done();
         }
         return;
+      }
+      if (this.stale) {
+        this.stale = false;
+        // Entries whose deletion had not committed before a crash: not written again.
+        if (await this.repairs.skipWritten(entries).catch(() => false)) {
+          continue;
+        }
       }
       try {
         await this.write(entries);
@@ -283,9 +255,7 @@ export class Replicator {
    */
   private done(entries: LogEntry[], earlier?: Map<number, MessageRow>): void {
     this.log.replicated(entries.map((e) => e.id));
-    if (this.log.trimPending()) {
-      this.idleTrim();
-    }
+    this.pace.idleTrim();
     for (const e of entries) {
       const waiter = this.waiters.get(e.id);
       this.waiters.delete(e.id);
