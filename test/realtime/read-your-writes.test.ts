@@ -118,6 +118,36 @@ describe("read your writes while D1 lacks the message", () => {
     expect(ids(again.body)).toEqual(posted.map((m) => m.id));
   });
 
+  it("pages across the boundary between D1's rows and the room's tail", {
+    timeout: 60_000,
+  }, async () => {
+    const s = await heldBack();
+    const inD1: Listed[] = [];
+    for (const n of ["a", "b", "c"]) {
+      inD1.push(await s.post(`stored ${n}`));
+    }
+    await untilStored(s.conversation.id, 3);
+    const inTail: Listed[] = [];
+    for (const n of ["d", "e"]) {
+      inTail.push(await s.post(`${s.marker} ${n}`));
+    }
+    expect(await stored(s.conversation.id)).toHaveLength(3);
+    const every = [...inD1, ...inTail].map((m) => m.id);
+    const latest = await api(`${s.base}/messages`, { token: s.admin.token });
+    expect(ids(latest.body)).toEqual(every);
+    const firstTail = inTail[0]?.id as number;
+    const lastStored = inD1[2]?.id as number;
+    const before = await api(`${s.base}/messages?before=${firstTail}`, { token: s.admin.token });
+    expect(ids(before.body)).toEqual(inD1.map((m) => m.id));
+    const after = await api(`${s.base}/messages?after=${lastStored}`, { token: s.admin.token });
+    expect(ids(after.body)).toEqual(inTail.map((m) => m.id));
+    const afterFirst = await api(`${s.base}/messages?after=${inD1[0]?.id}`, {
+      token: s.admin.token,
+    });
+    expect(ids(afterFirst.body)).toEqual(every.slice(1));
+    await s.heal();
+  });
+
   it("counts an incoming message D1 lacks as unread", { timeout: 60_000 }, async () => {
     const s = await heldBack();
     const shown0 = await api(s.base, { token: s.admin.token });
