@@ -3,7 +3,7 @@ import type { Deps } from "../../events/deps";
 import { ApiError } from "../../lib/errors";
 import type { AccountRole, Actor } from "../access-tokens/service";
 import { viewerOf } from "./policy";
-import { findByDisplayId, inboxVisibleTo } from "./queries";
+import { findVisibleByDisplayId } from "./queries";
 
 /** The caller of an account-API request, as every conversation service receives it. */
 export type ConversationScope = {
@@ -26,8 +26,14 @@ export async function loadConversationFor(
   if (scope.actor.kind === "contact") {
     throw new ApiError("not_found");
   }
-  const row = await findByDisplayId(scope.deps.db, scope.account.id, displayId);
-  if (!row || !(await inboxVisibleTo(scope.deps.db, viewerOf(scope), row.inboxId))) {
+  // One D1 round trip: the conversation only if the caller sees its inbox.
+  const row = await findVisibleByDisplayId(
+    scope.deps.db,
+    viewerOf(scope),
+    scope.account.id,
+    displayId,
+  );
+  if (!row) {
     throw new ApiError("not_found");
   }
   return row;

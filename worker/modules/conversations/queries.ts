@@ -18,11 +18,23 @@ export type NewConversation = typeof conversations.$inferInsert;
 /** An update's values: each column's value, or SQL computed in the statement. */
 export type ConversationValues = SQLiteUpdateSetSource<typeof conversations>;
 
-export const findByDisplayId = (db: Db, accountId: number, displayId: number) =>
+/** The conversation by display_id, only if `viewer` sees its inbox (one statement). */
+export const findVisibleByDisplayId = (
+  db: Db,
+  viewer: Viewer,
+  accountId: number,
+  displayId: number,
+) =>
   db
     .select()
     .from(conversations)
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.displayId, displayId)))
+    .where(
+      and(
+        eq(conversations.accountId, accountId),
+        eq(conversations.displayId, displayId),
+        visibleTo(db, viewer),
+      ),
+    )
     .get();
 
 export const findById = (db: Db, id: number) =>
