@@ -10,7 +10,7 @@ import {
 } from "../support/factories-public";
 import { api } from "../support/http";
 import { tryToSend } from "../support/revocation";
-import { answer, stored } from "../support/room-log";
+import { answer, stored, untilStored } from "../support/room-log";
 import { type LiveSocket, openSocket } from "../support/ws";
 
 /** A conversation with an admin and an inbox agent, and sockets into its room. */
@@ -45,7 +45,7 @@ describe("group commit of socket messages", () => {
       echoes.flatMap((list, n) => list.map((echo) => answer(senders[n] as LiveSocket, echo))),
     );
     expect(acks.every((a) => a.event === "ack" && a.data.duplicate === false)).toBe(true);
-    const rows = await stored(s.conversation.id);
+    const rows = await untilStored(s.conversation.id, 30);
     expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     const byEcho = new Map(rows.map((r) => [r.echoId, r]));
     for (const ack of acks) {
@@ -89,7 +89,7 @@ describe("group commit of socket messages", () => {
     expect(retries).toHaveLength(6);
     expect(retries.every((r) => r.data.duplicate && r.data.id === original.data.id)).toBe(true);
     expect(fresh.every((a) => a.event === "ack" && !a.data.duplicate)).toBe(true);
-    const rows = await stored(s.conversation.id);
+    const rows = await untilStored(s.conversation.id, 7);
     expect(rows.map((r) => r.echoId)).toEqual(["first", ...fresh.map((a) => a.data.echo_id)]);
     expect(rows.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     agent.close();
@@ -124,7 +124,7 @@ describe("group commit of socket messages", () => {
     );
     expect(acks.every((a) => a.event === "ack")).toBe(true);
     expect(agent.frames.some((f) => f.data?.echo_id === sent)).toBe(false);
-    const rows = await stored(s.conversation.id);
+    const rows = await untilStored(s.conversation.id, 12);
     expect(rows.map((r) => r.echoId)).not.toContain(sent);
     expect(rows).toHaveLength(12);
     expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
@@ -171,7 +171,7 @@ describe("group commit of socket messages", () => {
     const acks = await Promise.all(
       Array.from({ length: 10 }, (_, i) => answer(sender, `sock-${i}`)),
     );
-    const rows = await stored(s.conversation.id);
+    const rows = await untilStored(s.conversation.id, 20);
     expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     const ids = new Set(rows.map((r) => r.id));
     expect(responses.every((r) => ids.has(r.body.id))).toBe(true);
