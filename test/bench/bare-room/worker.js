@@ -3,7 +3,8 @@
 // nothing else (no checks, no ids, no replication, no events). The frames that arrive together
 // commit and leave together, as Parley's write queue gathers them, so both pay for one commit
 // and one send per socket a turn. What it costs locally is workerd's own cost: a floor for what
-// a room can reach on this machine.
+// a room can reach on this machine, for one message at a time (the bench times its sequential
+// sends).
 import { DurableObject } from "cloudflare:workers";
 
 export class Room extends DurableObject {
