@@ -20,14 +20,13 @@ import type { AppendRequest, Presented, Ready } from "./types";
 /** How long an HTTP answer waits for D1 before answering from the room's log (D1 failing). */
 const DURABLE_WAIT_MS = 10_000;
 
+type Numbered = { seq: number; createdAt: number };
+
 /**
  * Whether the agents' read mark leaves this incoming message unread (`unseenByAgents` of
  * messages/queries.ts: by seq once a read recorded one, else by time).
  */
-export const unseenBy = (
-  mark: ConversationRow | undefined,
-  m: { seq: number; createdAt: number },
-) =>
+export const unseenBy = (mark: ConversationRow | undefined, m: Numbered) =>
   !mark ||
   (mark.agentLastSeenSeq === null
     ? m.createdAt > (mark.agentLastSeenAt ?? 0)
@@ -37,9 +36,8 @@ export const unseenBy = (
  * A group committed in the room: its socket senders' access is asked of the room (no read), its
  * messages are checked against D1 in one read only when the room must (a retried key whose
  * message left the log, the keys of a room that never kept them, counters or row it does not
- * hold), numbered, written to the room's log with their keys and the seq in one storage
- * transaction, and broadcast; socket senders (and agents' HTTP posts) are answered then, other
- * callers once D1 has it.
+ * hold), numbered, logged with their keys and the seq in one storage transaction, and broadcast;
+ * socket senders and agents' HTTP posts are answered then, other callers once D1 has it.
  */
 export class RoomCommit {
   private counters: Counters | undefined;
