@@ -7,7 +7,7 @@ import type { WriterAnswer, WriterStub } from "./log-writer";
 import type { MessageIds } from "./message-ids";
 import type { LogEntry, MessageLog } from "./queries.wal";
 import { writerRequest } from "./queries.writer";
-import { Refusals, refusedByD1, type SetAside } from "./set-aside";
+import { type SetAside, SetAsideRule } from "./set-aside";
 import { WritePace } from "./write-pace";
 
 /** Logged messages written to D1 in one transaction at most. */
@@ -47,9 +47,7 @@ export class Replicator {
   private readonly waiters = new Map<number, Waiter>();
   private readonly drained: (() => void)[] = [];
   private readonly repairs: LogRepair;
-  /** After a batch failed: the oldest message is written alone, to find one D1 refuses. */
-  private alone = false;
-  private readonly refusals = new Refusals();
+  private readonly refusals = new SetAsideRule();
   private stub: { accountId: number; stub: WriterStub } | undefined;
   private readonly pace: WritePace;
   /** The log was read from storage (a restart): D1 may have its oldest entries already. */
@@ -143,7 +141,7 @@ export class Replicator {
   private async round(): Promise<void> {
     for (;;) {
       this.dirty = false;
-      const entries = this.log.oldest(this.alone ? 1 : MAX_BATCH, MAX_CALL_BYTES);
+      const entries = this.log.oldest(this.refusals.alone ? 1 : MAX_BATCH, MAX_CALL_BYTES);
       if (entries.length === 0) {
         // What the room's own write left, or frames whose messages a repair found in D1.
         if (this.handoff.pending()) {
@@ -165,12 +163,13 @@ export class Replicator {
         await this.write(entries);
         this.failures = 0;
         this.retryAt = 0;
-        this.alone = false;
+        this.refusals.alone = false;
       } catch (err) {
         if (await this.repairs.repair(entries, err).catch(() => false)) {
           continue;
         }
-        if (this.refusedAlone(entries, err)) {
+        if (this.refusals.refused(entries, err)) {
+          this.putAside(entries[0] as LogEntry, err);
           continue;
         }
         this.failures += 1;
@@ -187,28 +186,13 @@ export class Replicator {
     }
   }
 
-  /**
-   * A message D1 keeps refusing must not hold the log forever: after a batch fails, the oldest
-   * message is written alone; when D1 refuses it alone often enough in a row for what it is
-   * (set-aside.ts), it leaves the log for the room's record of messages set aside (its outbox row was never
-   * written: no webhook hears of it). True: the log moved on, write again now.
-   */
-  private refusedAlone(entries: LogEntry[], err: unknown): boolean {
-    const entry = entries[0] as LogEntry;
-    if (entries.length > 1 || !refusedByD1(err)) {
-      this.alone = true;
-      return false;
-    }
-    if (!this.refusals.enough(entry.id)) {
-      return false;
-    }
+  /** The oldest message leaves the log for the room's record of messages set aside. */
+  private putAside(entry: LogEntry, err: unknown): void {
     const reason = String((err as Error)?.message ?? err).slice(0, 500);
     this.log.setAside(entry, reason);
     this.waiters.get(entry.id)?.reject(err);
     this.waiters.delete(entry.id);
     this.setAside({ entry, reason });
-    this.alone = false;
-    return true;
   }
 
   /**

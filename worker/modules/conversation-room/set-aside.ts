@@ -18,17 +18,31 @@ const SET_ASIDE_AFTER = 8;
 export const refusedByD1 = (err: unknown) =>
   /constraint|too big|toobig|mismatch/i.test(`${err} ${(err as Error)?.cause ?? ""}`);
 
-/** How often in a row D1 refused the log's oldest message alone. */
-export class Refusals {
+/**
+ * A message D1 keeps refusing must not hold the log forever (replicator.ts): after a batch fails,
+ * the oldest message is written alone; when D1 refuses it alone often enough in a row for what it
+ * is, it leaves the log for the room's record of messages set aside (its outbox row was never
+ * written: no webhook hears of it).
+ */
+export class SetAsideRule {
+  /** After a batch failed: the oldest message is written alone, to find one D1 refuses. */
+  alone = false;
   private head = { id: 0, failures: 0 };
 
-  /** Counts one more refusal of `id` alone; true (and the count starts over) when it is enough. */
-  enough(id: number): boolean {
-    this.head = { id, failures: this.head.id === id ? this.head.failures + 1 : 1 };
-    if (this.head.failures < SET_ASIDE_AFTER) {
+  /** A write of `entries` failed with `err`: true when the oldest is to be set aside now. */
+  refused(entries: LogEntry[], err: unknown): boolean {
+    const entry = entries[0] as LogEntry;
+    if (entries.length > 1 || !refusedByD1(err)) {
+      this.alone = true;
+      return false;
+    }
+    const failures = this.head.id === entry.id ? this.head.failures + 1 : 1;
+    this.head = { id: entry.id, failures };
+    if (failures < SET_ASIDE_AFTER) {
       return false;
     }
     this.head = { id: 0, failures: 0 };
+    this.alone = false;
     return true;
   }
 }
