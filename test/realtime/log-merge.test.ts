@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createContact } from "../support/factories-contacts";
-import {
-  conversationByUuid,
-  createPublicConversation,
-  createPublicWorld,
-} from "../support/factories-public";
+import { createPublicConversationRow, createPublicWorld } from "../support/factories-public";
 import { api } from "../support/http";
 import { failInserts, stored, untilStored } from "../support/room-log";
 import { openSocket } from "../support/ws";
@@ -17,11 +13,7 @@ import { openSocket } from "../support/ws";
 describe("a contact merge while the room's log holds the contact's messages", () => {
   it("writes the logged messages under the base contact", { timeout: 60_000 }, async () => {
     const w = await createPublicWorld();
-    const { contact, conversation, path } = await createPublicConversation(w.base);
-    const row = await conversationByUuid(conversation.uuid);
-    if (!row) {
-      throw new Error("conversation not stored");
-    }
+    const { contact, path, row } = await createPublicConversationRow(w.base);
     const base = await createContact(w.account.id);
     const marker = `held${row.id}`;
     const heal = await failInserts(marker);

@@ -3,11 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { LogWriter } from "../../worker/modules/conversation-room/log-writer";
 import { type LogEntry, MessageLog } from "../../worker/modules/conversation-room/queries.wal";
 import { createContact } from "../support/factories-contacts";
-import {
-  conversationByUuid,
-  createPublicConversation,
-  createPublicWorld,
-} from "../support/factories-public";
+import { createPublicConversationRow, createPublicWorld } from "../support/factories-public";
 import { api } from "../support/http";
 import { postStored } from "../support/posted";
 import {
@@ -32,11 +28,7 @@ describe("a room restarted with entries D1 already has in its log", () => {
     timeout: 90_000,
   }, async () => {
     const w = await createPublicWorld();
-    const { contact, conversation, path } = await createPublicConversation(w.base);
-    const row = await conversationByUuid(conversation.uuid);
-    if (!row) {
-      throw new Error("conversation not stored");
-    }
+    const { contact, path, row } = await createPublicConversationRow(w.base);
     const base = await createContact(w.account.id);
     const account = `/api/v1/accounts/${w.account.id}/conversations/${row.displayId}`;
     const room = () => roomOf(w.account.id, row.id);

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createContact } from "../support/factories-contacts";
-import {
-  conversationByUuid,
-  createPublicConversation,
-  createPublicWorld,
-} from "../support/factories-public";
+import { createPublicConversationRow, createPublicWorld } from "../support/factories-public";
 import { api } from "../support/http";
 import { answer, stored } from "../support/room-log";
 import { openSocket, settle } from "../support/ws";
@@ -18,11 +14,7 @@ import { openSocket, settle } from "../support/ws";
 describe("a visitor's socket across a merge of their contact", () => {
   it("goes on sending as the base contact", { timeout: 90_000 }, async () => {
     const w = await createPublicWorld();
-    const { contact, conversation, path } = await createPublicConversation(w.base);
-    const row = await conversationByUuid(conversation.uuid);
-    if (!row) {
-      throw new Error("conversation not stored");
-    }
+    const { contact, path, row } = await createPublicConversationRow(w.base);
     const visitor = await openSocket(`/public/api/v1/inboxes/${path}/live`);
     await visitor.next("ready");
     visitor.send({ type: "message.create", echo_id: "m0", content: "before the merge" });

@@ -6,20 +6,12 @@ import { messageRequest, senderScope } from "../../worker/modules/socket-actions
 import { resolveSender } from "../../worker/modules/socket-actions/sender";
 import type { SocketIdentity } from "../../worker/realtime/protocol";
 import { roomConversation } from "../../worker/realtime/room-typing";
-import {
-  conversationByUuid,
-  createPublicConversation,
-  createPublicWorld,
-} from "../support/factories-public";
+import { createPublicConversationRow, createPublicWorld } from "../support/factories-public";
 
 /** A visitor's sender and conversation, as the room resolves them for a socket. */
 async function visitor() {
   const w = await createPublicWorld();
-  const { contact, conversation } = await createPublicConversation(w.base);
-  const row = await conversationByUuid(conversation.uuid);
-  if (!row) {
-    throw new Error("conversation not stored");
-  }
+  const { contact, row } = await createPublicConversationRow(w.base);
   const ref = roomConversation(row);
   const who: SocketIdentity = {
     role: "contact",

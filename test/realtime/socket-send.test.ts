@@ -2,12 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as t from "../../worker/db/schema";
 import { db } from "../support/factories";
-import {
-  conversationByUuid,
-  createPublicConversation,
-  createPublicWorld,
-  pub,
-} from "../support/factories-public";
+import { createPublicConversationRow, createPublicWorld, pub } from "../support/factories-public";
 import { api } from "../support/http";
 import { inOneWindow } from "../support/rate-window";
 import { type Frame, openSocket, settle } from "../support/ws";
@@ -15,14 +10,9 @@ import { type Frame, openSocket, settle } from "../support/ws";
 /** A visitor's conversation in an API inbox, its agents' room, and both sockets' paths. */
 async function setup() {
   const w = await createPublicWorld();
-  const { contact, conversation, path } = await createPublicConversation(w.base);
+  const { contact, conversation, path, row } = await createPublicConversationRow(w.base);
   const base = `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}`;
   const visitorPath = `/public/api/v1/inboxes/${path}/live`;
-  // The APIs name conversations by display id; the row's own id is what messages point at.
-  const row = await conversationByUuid(conversation.uuid);
-  if (!row) {
-    throw new Error("conversation not stored");
-  }
   return { ...w, contact, conversation, row, path, base, visitorPath };
 }
 

@@ -65,3 +65,16 @@ export const contactInboxRow = (sourceId: string) =>
 
 export const conversationByUuid = (uuid: string) =>
   db().select().from(t.conversations).where(eq(t.conversations.uuid, uuid)).get();
+
+/**
+ * A visitor's conversation as `createPublicConversation` makes it, with its D1 row: the APIs name
+ * conversations by display id, while messages and rooms go by the row's own id.
+ */
+export async function createPublicConversationRow(inboxIdentifier: string, contactBody?: unknown) {
+  const made = await createPublicConversation(inboxIdentifier, contactBody);
+  const row = await conversationByUuid(made.conversation.uuid);
+  if (!row) {
+    throw new Error("conversation not stored");
+  }
+  return { ...made, row };
+}

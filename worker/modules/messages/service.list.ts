@@ -16,7 +16,7 @@ import {
   touchedBy,
   unseenIn,
 } from "./tail";
-import { presentMessages } from "./views";
+import { contextFrom, presentMessages } from "./views";
 
 /** Chatwoot's page sizes: 20 latest or before a message, 100 after one. */
 const PAGE = 20;
@@ -89,13 +89,10 @@ export async function listMessages(
   ]);
   const rows = mergePage(stored, tail, { before, after }, limit);
   const fresh = beyond(tail, counted.newest);
-  const context = {
-    displayId: conversation.displayId,
-    assigneeId: conversation.assigneeId,
-    unreadCount: counted.unread + unseenIn(conversation, fresh),
-    lastActivityAt: touchedBy(conversation, fresh).lastActivityAt,
+  const context = contextFrom(touchedBy(conversation, fresh), {
+    unread: counted.unread + unseenIn(conversation, fresh),
     sourceId: counted.sourceId,
-  };
+  });
   const people = [
     { senderType: "Contact", senderId: conversation.contactId },
     ...(conversation.assigneeId === null

@@ -6,7 +6,7 @@ import type { MessageView } from "../conversation-room/types";
 import type { ConversationScope } from "../conversations/access";
 import { presentUserSender } from "../users/presenter";
 import { type MessageConversationContext, presentMessage } from "./presenter";
-import { conversationCounters } from "./queries";
+import { type Counters, conversationCounters } from "./queries";
 import type { Message, Sender } from "./schema";
 import { loadMessageExtras, loadSender, senderKey } from "./senders";
 
@@ -38,19 +38,24 @@ export async function presentMessages(
   });
 }
 
+/** What the message presenter needs from one conversation, given its counters. */
+export const contextFrom = (
+  conversation: ConversationRow,
+  { unread, sourceId }: Counters,
+): MessageConversationContext => ({
+  displayId: conversation.displayId,
+  assigneeId: conversation.assigneeId,
+  unreadCount: unread,
+  lastActivityAt: conversation.lastActivityAt,
+  sourceId,
+});
+
 /** What the message presenter needs from one conversation. */
 export async function contextOf(
   scope: MessageScope,
   conversation: ConversationRow,
 ): Promise<MessageConversationContext> {
-  const { unread, sourceId } = await conversationCounters(scope.deps.db, conversation);
-  return {
-    displayId: conversation.displayId,
-    assigneeId: conversation.assigneeId,
-    unreadCount: unread,
-    lastActivityAt: conversation.lastActivityAt,
-    sourceId,
-  };
+  return contextFrom(conversation, await conversationCounters(scope.deps.db, conversation));
 }
 
 /** The sender's JSON, from the caller's own row when the caller sent it (no query then). */
