@@ -1,8 +1,8 @@
-// `node test/bench/realtime-profile.mjs [socket|rooms]`: where the server's CPU goes on the
+// `node test/bench/realtime-profile.mjs [socket|http|burst|rooms]`: where the server's CPU goes on the
 // realtime path. Starts `wrangler dev` with its V8 inspector, takes a CPU profile over the
-// DevTools protocol (Profiler.start/stop) while the load runs (socket: 300 sequential socket
-// sends into one conversation with 100 listeners; rooms: the 200-room load of the realtime
-// bench), and prints the self time by source file and the heaviest functions, with their
+// DevTools protocol (Profiler.start/stop) while the load runs (socket, http: 300 sequential
+// sends into one conversation with 100 listeners over a socket or HTTP; burst: the realtime
+// bench's sustained step; rooms: the 200-room load of the realtime bench), and prints the self time by source file and the heaviest functions, with their
 // total (self + callees) time. Not part of `npm run bench`: a tool for finding what to cut.
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -11,9 +11,10 @@ import { root } from "../../scripts/lib/wrangler.mjs";
 import { freshDatabase, startServer } from "./lib.mjs";
 import { SEED } from "./realtime.mjs";
 import { measureRooms } from "./realtime-rooms.mjs";
-import { listeners, sender } from "./realtime-ws.mjs";
+import { listeners, sender, socketBurst } from "./realtime-ws.mjs";
 
 const TOKEN = "benchRealtimeToken000001";
+const which = process.argv[2] ?? "socket";
 const INSPECTOR = 9339;
 
 /** A DevTools protocol session with the Worker's isolate. */
@@ -88,10 +89,15 @@ function bundleFiles() {
 /** Self and total time per function and self time per file, from a V8 CPU profile. */
 function report(profile, sourceOf) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  // Each sample counts the same: with the machine's cores busy the sampler falls behind, and a
+  // sample's own delta (the gap since the last one, up to 100 ms) would land on whatever ran
+  // when it finally fired. Counts spread over the profiled time stay proportional.
+  const span = profile.timeDeltas.reduce((a, b) => a + b, 0) / 1000;
+  const each = span / Math.max(1, profile.samples.length);
   const dt = new Map();
-  profile.samples.forEach((s, i) => {
-    dt.set(s, (dt.get(s) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
+  for (const s of profile.samples) {
+    dt.set(s, (dt.get(s) ?? 0) + each);
+  }
   const parent = new Map();
   for (const n of profile.nodes) {
     for (const c of n.children ?? []) {
@@ -156,13 +162,34 @@ async function socketLoad(base) {
     await one.send(`warm-${i}`);
     await l.waitAll(`warm-${i}`);
   }
-  return {
-    run: async () => {
+  const post = async (content) => {
+    const res = await fetch(`${base}/api/v1/accounts/1/conversations/1/messages`, {
+      method: "POST",
+      headers: { api_access_token: TOKEN, "content-type": "application/json" },
+      body: JSON.stringify({ content }),
+    });
+    await res.arrayBuffer();
+  };
+  const runs = {
+    // 300 sequential sends, each awaited by all 100 listeners.
+    socket: async () => {
       for (let i = 0; i < 300; i++) {
         await one.send(`sock-${i}`);
         await l.waitAll(`sock-${i}`);
       }
     },
+    // The same over HTTP.
+    http: async () => {
+      for (let i = 0; i < 300; i++) {
+        await post(`http-${i}`);
+        await l.waitAll(`http-${i}`);
+      }
+    },
+    // The realtime bench's sustained step: 16 sockets, 8 in flight each, 3,000 messages.
+    burst: () => socketBurst(url, l),
+  };
+  return {
+    run: runs[which],
     close: () => {
       one.close();
       l.close();
@@ -170,7 +197,6 @@ async function socketLoad(base) {
   };
 }
 
-const which = process.argv[2] ?? "socket";
 const args = ["--inspector-port", String(INSPECTOR), "--minify=false"];
 let profile;
 let sourceOf;
@@ -204,7 +230,7 @@ if (which === "rooms") {
     const ms = performance.now() - t0;
     profile = (await session.call("Profiler.stop")).profile;
     sourceOf = bundleFiles();
-    process.stdout.write(`300 sequential sends in ${ms.toFixed(0)} ms\n`);
+    process.stdout.write(`${which}: load ran ${ms.toFixed(0)} ms\n`);
     session.close();
     load.close();
   } finally {

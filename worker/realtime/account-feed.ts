@@ -13,6 +13,7 @@ import {
   revokedSince,
   SocketDirectory,
 } from "./revocation";
+import { upgraded } from "./upgrade";
 
 /** Who listens: an agent (with the inboxes they may see; null = all) or an administrator. */
 export type FeedListener = { userId: number; name: string; inboxIds: number[] | null } & Ticketed &
@@ -174,7 +175,7 @@ export class AccountFeed extends DurableObject<Bindings> {
       pair[1].send(frame<ControlFrame>({ event: "ready", data: { feed: "account" } }, this.seq));
       this.presence.arrived(listener);
     }
-    return new Response(null, { status: 101, webSocket: pair[0] });
+    return upgraded(pair[0]);
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {

@@ -22,6 +22,7 @@ import {
   type RoomConversation,
   RoomTyping,
 } from "./room-typing";
+import { upgraded } from "./upgrade";
 
 /**
  * The realtime half of a conversation's room: its sockets, the numbered event log clients
@@ -117,7 +118,7 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
       // Authenticated before a revocation that reached this room first.
       this.ctx.acceptWebSocket(pair[1]);
       closeRevoked([pair[1]]);
-      return new Response(null, { status: 101, webSocket: pair[0] });
+      return upgraded(pair[0]);
     }
     if (holder) {
       noteTicket(this.ctx.storage.kv, holder, identity.ticket);
@@ -128,7 +129,7 @@ export abstract class RoomBase<F extends Frame> extends DurableObject<Bindings> 
       Number.isSafeInteger(after) && after >= 0 ? after : null,
       query.get("batch") === "1",
     );
-    return new Response(null, { status: 101, webSocket: pair[0] });
+    return upgraded(pair[0]);
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {

@@ -4,8 +4,14 @@
 // commit and leave together, as Parley's write queue gathers them, so both pay for one commit
 // and one send per socket a turn. What it costs locally is workerd's own cost: a floor for what
 // a room can reach on this machine, for one message at a time (the bench times its sequential
-// sends).
+// sends). Its sockets decline permessage-deflate on both hops, as Parley's do
+// (worker/realtime/upgrade.ts): the runtime would otherwise deflate each frame once
+// per socket.
 import { DurableObject } from "cloudflare:workers";
+
+/** A value naming no extension: the runtime refuses it and the client gets no header. */
+const upgraded = (webSocket) =>
+  new Response(null, { status: 101, webSocket, headers: { "sec-websocket-extensions": "none" } });
 
 export class Room extends DurableObject {
   constructor(ctx, env) {
@@ -20,7 +26,7 @@ export class Room extends DurableObject {
   async fetch() {
     const pair = new WebSocketPair();
     this.ctx.acceptWebSocket(pair[1]);
-    return new Response(null, { status: 101, webSocket: pair[0] });
+    return upgraded(pair[0]);
   }
 
   async webSocketMessage(ws, raw) {
@@ -59,7 +65,7 @@ export class Room extends DurableObject {
 }
 
 export default {
-  fetch(request, env) {
+  async fetch(request, env) {
     const { pathname } = new URL(request.url);
     if (pathname === "/") {
       return new Response("ok");
@@ -68,6 +74,7 @@ export default {
       // What the bench's readiness check and direct-port.mjs look for.
       return Response.json({ openapi: "3.1.0" });
     }
-    return env.ROOM.get(env.ROOM.idFromName("one")).fetch(request);
+    const res = await env.ROOM.get(env.ROOM.idFromName("one")).fetch(request);
+    return res.webSocket ? upgraded(res.webSocket) : res;
   },
 };

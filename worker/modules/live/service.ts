@@ -6,6 +6,7 @@ import {
   type RoomConversation,
   roomConversation,
 } from "../../realtime/room-typing";
+import { upgraded } from "../../realtime/upgrade";
 import type { AccountRole, Actor } from "../access-tokens/service";
 import { listMemberInboxes } from "../inboxes/queries";
 import { displayNameOf } from "../users/presenter";
@@ -57,23 +58,17 @@ export async function feedListener(db: Db, accountId: number, actor: Actor, role
 const CREDENTIAL_HEADERS = ["api_access_token", "api-access-token", "sec-websocket-protocol"];
 
 /**
- * The 101 for a client that offered the "parley" subprotocol names it, and only it: a browser
- * fails a socket whose offer goes unanswered, and the token it may have offered beside it is
- * never echoed.
+ * The room's 101, answered to the client afresh: compression declined on this hop too (the
+ * runtime negotiates each hop by itself), and a client that offered the "parley" subprotocol
+ * gets it named, and only it: a browser fails a socket whose offer goes unanswered, and the
+ * token it may have offered beside it is never echoed.
  */
 export function answerUpgrade(request: Request, response: Response): Response {
-  if (
-    response.status !== 101 ||
-    !response.webSocket ||
-    !offeredProtocols(request.headers).includes(SOCKET_PROTOCOL)
-  ) {
+  if (response.status !== 101 || !response.webSocket) {
     return response;
   }
-  return new Response(null, {
-    status: 101,
-    webSocket: response.webSocket,
-    headers: { "sec-websocket-protocol": SOCKET_PROTOCOL },
-  });
+  const named = offeredProtocols(request.headers).includes(SOCKET_PROTOCOL);
+  return upgraded(response.webSocket, named ? { "sec-websocket-protocol": SOCKET_PROTOCOL } : {});
 }
 
 /**
