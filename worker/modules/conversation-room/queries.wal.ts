@@ -133,6 +133,8 @@ const TRIM_EVERY_S = 3600;
 export class KeptKeys {
   /** `keys_trimmed`, held in memory once read (only this class writes it). */
   private trimmedAt: number | undefined;
+  /** `keys_loaded` seen set (held from its read, not its write: a rolled-back write unsets it). */
+  private loadedSeen = false;
 
   constructor(
     private readonly sql: SqlStorage,
@@ -147,9 +149,13 @@ export class KeptKeys {
     sql.exec("CREATE INDEX IF NOT EXISTS kept_keys_at ON kept_keys (at)");
   }
 
-  /** Whether the room holds every key of the window (else D1's must be loaded first). */
+  /**
+   * Whether the room holds every key of the window (else D1's must be loaded first). Read until
+   * seen set, which is for good (nothing unsets it), so a warm room's commit does not ask.
+   */
   loaded(): boolean {
-    return this.kv.get<number>("keys_loaded") !== undefined;
+    this.loadedSeen ||= this.kv.get<number>("keys_loaded") !== undefined;
+    return this.loadedSeen;
   }
 
   /** D1's keys of the window, once; inside the caller's storage transaction or alone. */
