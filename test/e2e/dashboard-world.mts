@@ -78,29 +78,42 @@ export function adaApi(base: string) {
   };
 }
 
+/** A POST to the widget inbox's public API; anything but 2xx throws. */
+async function publicPost(base: string, url: string, body: unknown) {
+  const res = await fetch(`${base}/public/api/v1/inboxes/${INBOX}${url}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) {
+    throw new Error(`POST ${url} → ${res.status} ${await res.text()}`);
+  }
+  return res.json();
+}
+
+/** A new visitor of the widget inbox with a conversation: its source_id and the display id. */
+export async function newVisitor(
+  base: string,
+  contact: Record<string, unknown>,
+): Promise<{ sourceId: string; conversationId: number }> {
+  const c = await publicPost(base, "/contacts", contact);
+  const conv = await publicPost(base, `/contacts/${c.source_id}/conversations`, {});
+  return { sourceId: c.source_id, conversationId: conv.id };
+}
+
 /** A visitor's conversation in the widget inbox, with their messages; answers its display id. */
 export async function visitorConversation(
   base: string,
   contact: Record<string, unknown>,
   messages: string[],
 ): Promise<number> {
-  const call = async (url: string, body: unknown) => {
-    const res = await fetch(`${base}/public/api/v1/inboxes/${INBOX}${url}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) {
-      throw new Error(`POST ${url} → ${res.status} ${await res.text()}`);
-    }
-    return res.json();
-  };
-  const c = await call("/contacts", contact);
-  const conv = await call(`/contacts/${c.source_id}/conversations`, {});
+  const { sourceId, conversationId } = await newVisitor(base, contact);
   for (const content of messages) {
-    await call(`/contacts/${c.source_id}/conversations/${conv.id}/messages`, { content });
+    await publicPost(base, `/contacts/${sourceId}/conversations/${conversationId}/messages`, {
+      content,
+    });
   }
-  return conv.id;
+  return conversationId;
 }
 
 /** Signs in through the app's own page; resolves on the conversation list. */

@@ -5,6 +5,7 @@
 import { request } from "node:http";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { newVisitor } from "./dashboard-world.mts";
 import { ADMIN_TOKEN, accountCall, INBOX, launchChromium } from "./harness.mts";
 
 const base = inject("parleyBase");
@@ -57,25 +58,11 @@ describe("Parley's sockets decline permessage-deflate", () => {
 
   beforeAll(async () => {
     browser = await launchChromium();
-    const publicBase = `${base}/public/api/v1/inboxes/${INBOX}`;
-    const post = async (url: string, body: unknown) => {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      expect(res.status).toBe(200);
-      return res.json();
-    };
-    const contact = await post(`${publicBase}/contacts`, { name: "Deflate Visitor" });
-    const conversation = await post(
-      `${publicBase}/contacts/${contact.source_id}/conversations`,
-      {},
-    );
-    visitorRoom = `${ws}/public/api/v1/inboxes/${INBOX}/contacts/${contact.source_id}/conversations/${conversation.id}/live`;
-    agentRoom = `${ws}/api/v1/accounts/1/conversations/${conversation.id}/live`;
+    const { sourceId, conversationId } = await newVisitor(base, { name: "Deflate Visitor" });
+    visitorRoom = `${ws}/public/api/v1/inboxes/${INBOX}/contacts/${sourceId}/conversations/${conversationId}/live`;
+    agentRoom = `${ws}/api/v1/accounts/1/conversations/${conversationId}/live`;
     // The agent's room exists for the administrator (the list has the visitor's conversation).
-    expect((await call("GET", `/conversations/${conversation.id}`)).id).toBe(conversation.id);
+    expect((await call("GET", `/conversations/${conversationId}`)).id).toBe(conversationId);
   });
 
   afterAll(async () => {

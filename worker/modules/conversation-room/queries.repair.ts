@@ -3,11 +3,17 @@ import type { Db } from "../../db/client";
 import { conversations, type MessageRow, messages } from "../../db/schema";
 import { inSlices } from "../../lib/bind-limit";
 
+const logSeqQuery = (db: Db, conversationId: number) =>
+  db
+    .select({ logSeq: conversations.logSeq })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId));
+
 /**
  * What a log repair reads in one round trip (log-repair.ts): the rows at the log's ids, the
  * conversation's top seq, whether it still exists and the seq up to which D1 holds its log
- * (`log_seq`), and the rows holding the log's idempotency keys. The id and key lists are sliced: a write carries up to 200 messages and D1 binds at most
- * 100 values a statement.
+ * (`log_seq`), and the rows holding the log's idempotency keys. The id and key lists are
+ * sliced: a write carries up to 200 messages and D1 binds at most 100 values a statement.
  */
 export async function repairReads(
   db: Db,
@@ -28,10 +34,7 @@ export async function repairReads(
       .select({ seq: max(messages.seq) })
       .from(messages)
       .where(eq(messages.conversationId, conversationId)),
-    db
-      .select({ logSeq: conversations.logSeq })
-      .from(conversations)
-      .where(eq(conversations.id, conversationId)),
+    logSeqQuery(db, conversationId),
     ...idSlices.map((part) => db.select().from(messages).where(inArray(messages.id, part))),
     ...keySlices.map((part) =>
       db
@@ -58,10 +61,5 @@ export async function repairReads(
 
 /** The seq up to which D1 holds the conversation's log (0: none, or no such conversation). */
 export async function logSeqOf(db: Db, conversationId: number): Promise<number> {
-  const row = await db
-    .select({ logSeq: conversations.logSeq })
-    .from(conversations)
-    .where(eq(conversations.id, conversationId))
-    .get();
-  return row?.logSeq ?? 0;
+  return (await logSeqQuery(db, conversationId).get())?.logSeq ?? 0;
 }

@@ -58,10 +58,10 @@ export async function feedListener(db: Db, accountId: number, actor: Actor, role
 const CREDENTIAL_HEADERS = ["api_access_token", "api-access-token", "sec-websocket-protocol"];
 
 /**
- * The room's 101, answered to the client afresh: compression declined on this hop too (the
- * runtime negotiates each hop by itself), and a client that offered the "parley" subprotocol
- * gets it named, and only it: a browser fails a socket whose offer goes unanswered, and the
- * token it may have offered beside it is never echoed.
+ * A Durable Object's 101, answered to the client afresh: compression declined on this hop too
+ * (the runtime negotiates each hop by itself), and a client that offered the "parley"
+ * subprotocol gets it named, and only it: a browser fails a socket whose offer goes unanswered,
+ * and the token it may have offered beside it is never echoed.
  */
 export function answerUpgrade(request: Request, response: Response): Response {
   if (response.status !== 101 || !response.webSocket) {
