@@ -10,7 +10,14 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { root } from "../../scripts/lib/wrangler.mjs";
 import { startServer, stateRoot } from "./lib.mjs";
-import { LISTENERS, latency, listeners, sender } from "./realtime-ws.mjs";
+import {
+  LATENCY_MESSAGES,
+  LISTENERS,
+  latency,
+  listeners,
+  sequentialSenders,
+  WARMUP,
+} from "./realtime-ws.mjs";
 
 const config = path.join(root, "test", "bench", "bare-room", "wrangler.toml");
 
@@ -26,8 +33,9 @@ export async function measureBare(port) {
   try {
     const url = `${server.base.replace("http", "ws")}/room`;
     const l = await listeners(url, LISTENERS, created);
-    const one = await sender(url);
-    const socket = await latency((text) => one.send(text), l, "sock");
+    // As many senders as Parley's step opens (its frame budget), so both fan out to as many.
+    const one = await sequentialSenders(url, WARMUP + LATENCY_MESSAGES);
+    const socket = await latency(one.send, l, "sock");
     one.close();
     const reordered = l.reordered();
     l.close();

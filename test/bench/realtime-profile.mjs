@@ -11,11 +11,13 @@ import { root } from "../../scripts/lib/wrangler.mjs";
 import { freshDatabase, startServer } from "./lib.mjs";
 import { SEED } from "./realtime.mjs";
 import { measureRooms } from "./realtime-rooms.mjs";
-import { listeners, sender, socketBurst } from "./realtime-ws.mjs";
+import { listeners, sequentialSenders, socketBurst } from "./realtime-ws.mjs";
 
 const TOKEN = "benchRealtimeToken000001";
 const which = process.argv[2] ?? "socket";
 const INSPECTOR = 9339;
+/** Sequential sends of the socket and http loads. */
+const SENDS = 300;
 
 /** A DevTools protocol session with the Worker's isolate. */
 async function inspect(port) {
@@ -157,7 +159,7 @@ async function socketLoad(base) {
   const l = await listeners(url, 100, (f) =>
     f.event === "message.created" ? { text: f.data.content, order: f.data.seq } : null,
   );
-  const one = await sender(url);
+  const one = await sequentialSenders(url, 30 + SENDS);
   for (let i = 0; i < 30; i++) {
     await one.send(`warm-${i}`);
     await l.waitAll(`warm-${i}`);
@@ -173,14 +175,14 @@ async function socketLoad(base) {
   const runs = {
     // 300 sequential sends, each awaited by all 100 listeners.
     socket: async () => {
-      for (let i = 0; i < 300; i++) {
+      for (let i = 0; i < SENDS; i++) {
         await one.send(`sock-${i}`);
         await l.waitAll(`sock-${i}`);
       }
     },
     // The same over HTTP.
     http: async () => {
-      for (let i = 0; i < 300; i++) {
+      for (let i = 0; i < SENDS; i++) {
         await post(`http-${i}`);
         await l.waitAll(`http-${i}`);
       }

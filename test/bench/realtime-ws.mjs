@@ -10,6 +10,8 @@ export const WARMUP = 30;
 export const BURST_MESSAGES = 3000;
 export const SENDERS = 16;
 export const IN_FLIGHT_PER_SENDER = 8;
+/** Sequential sends a socket makes at most (an agent socket's frame budget bursts to 200). */
+export const SENDS_PER_SOCKET = 150;
 
 /** A socket message's frames: one frame, or a batch (a JSON array). */
 export function framesOf(raw) {
@@ -98,6 +100,12 @@ export async function listeners(url, n, hit) {
 export async function sender(url, onFrame = () => {}) {
   const ws = await open(url);
   const waiting = new Map();
+  const fail = (err) => {
+    for (const { reject } of waiting.values()) {
+      reject(err);
+    }
+    waiting.clear();
+  };
   ws.onmessage = (e) => {
     for (const f of framesOf(e.data)) {
       const echo = f.data?.echo_id;
@@ -107,11 +115,16 @@ export async function sender(url, onFrame = () => {}) {
         f.event === "ack"
           ? resolve(f.data)
           : reject(new Error(`${f.data.code}: ${f.data.message}`));
+      } else if (f.event === "error") {
+        // An error naming no echo_id (the socket's frame budget refuses a frame unread) answers
+        // none of the sends: they fail, rather than wait for ever.
+        fail(new Error(`${f.data?.code}: ${f.data?.message}`));
       } else {
         onFrame(f);
       }
     }
   };
+  ws.onclose = () => fail(new Error("sender socket closed"));
   let n = 0;
   const send = (content, echo = `e${++n}-${Math.random().toString(36).slice(2)}`) =>
     new Promise((resolve, reject) => {
@@ -119,6 +132,26 @@ export async function sender(url, onFrame = () => {}) {
       ws.send(JSON.stringify({ type: "message.create", echo_id: echo, content }));
     });
   return { ws, send, close: () => ws.close() };
+}
+
+/**
+ * Senders for `total` sequential sends, opened before the first: each takes SENDS_PER_SOCKET
+ * sends in turn, within an agent socket's frame budget (a burst of 200, then 100 a second), so
+ * the sequential steps measure the path, not the limit, however fast the machine.
+ */
+export async function sequentialSenders(url, total) {
+  const all = await Promise.all(
+    Array.from({ length: Math.ceil(total / SENDS_PER_SOCKET) }, () => sender(url)),
+  );
+  let i = 0;
+  return {
+    send: (text) => (all[Math.floor(i++ / SENDS_PER_SOCKET)] ?? all.at(-1)).send(text),
+    close: () => {
+      for (const s of all) {
+        s.close();
+      }
+    },
+  };
 }
 
 /** The baseline: a bare Node `ws` relay (receive, send to every other client, no storage). */

@@ -22,8 +22,10 @@ import {
   LISTENERS,
   latency,
   listeners,
+  open,
   SENDERS,
-  sender,
+  SENDS_PER_SOCKET,
+  sequentialSenders,
   socketBurst,
   startRelay,
   summarize,
@@ -100,8 +102,8 @@ async function measureRoom(relayP99) {
       await res.arrayBuffer();
     };
     const http = await latency(post, l, "http");
-    const one = await sender(wsUrl);
-    const socket = await latency((text) => one.send(text), l, "sock");
+    const one = await sequentialSenders(wsUrl, WARMUP + LATENCY_MESSAGES);
+    const socket = await latency(one.send, l, "sock");
     one.close();
     const d1 = watchD1(dir);
     const cpu = watchCpu(server);
@@ -143,12 +145,17 @@ export async function main() {
     LISTENERS,
     Object.assign((raw) => ({ text: String(raw), order: 0 }), { raw: true }),
   );
-  const relaySender = await new Promise((resolve) => {
-    const ws = new WebSocket(relayServer.url);
-    ws.onopen = () => resolve(ws);
-  });
+  // One sender and, idle, the others Parley's step opens (sequentialSenders): as many sockets.
+  const relaySenders = await Promise.all(
+    Array.from({ length: Math.ceil((WARMUP + LATENCY_MESSAGES) / SENDS_PER_SOCKET) }, () =>
+      open(relayServer.url),
+    ),
+  );
+  const relaySender = relaySenders[0];
   const relay = await latency(async (text) => relaySender.send(text), relayL, "lat");
-  relaySender.close();
+  for (const ws of relaySenders) {
+    ws.close();
+  }
   relayL.close();
   await relayServer.close();
 
