@@ -2,9 +2,13 @@
 // realtime path. Starts `wrangler dev` with its V8 inspector, takes a CPU profile over the
 // DevTools protocol (Profiler.start/stop) while the load runs (socket, http: 300 sequential
 // sends into one conversation with 100 listeners over a socket or HTTP; burst: the realtime
-// bench's sustained step; rooms: the 200-room load of the realtime bench), and prints the self time by source file and the heaviest functions, with their
-// total (self + callees) time. Not part of `npm run bench`: a tool for finding what to cut.
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+// bench's sustained step; rooms: the 200-room load of the realtime bench, paced, or flat out
+// with BENCH_FLAT=1), and prints the self time by source file and the heaviest functions, with
+// their total (self + callees) time. BENCH_TAIL_MS keeps profiling that long after the load (what
+// it set off behind its acks). The profile and the bundle it refers to are kept as
+// /tmp/realtime-<load>.cpuprofile and .bundle.js. Not part of `npm run bench`: a tool for finding
+// what to cut.
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import WebSocket from "ws";
 import { root } from "../../scripts/lib/wrangler.mjs";
@@ -67,6 +71,8 @@ function bundleFiles() {
       }
     })
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  // Kept beside the profile: the bundle is gone once wrangler dev stops.
+  copyFileSync(newest, `/tmp/realtime-${which}.bundle.js`);
   const marks = [];
   readFileSync(newest, "utf8")
     .split("\n")
@@ -204,20 +210,24 @@ let profile;
 let sourceOf;
 if (which === "rooms") {
   let session;
-  await measureRooms(8973, {
-    args,
-    sending: async () => {
-      session = await inspect(INSPECTOR);
-      await session.call("Profiler.enable");
-      await session.call("Profiler.setSamplingInterval", { interval: 200 });
-      await session.call("Profiler.start");
+  await measureRooms(
+    8973,
+    {
+      args,
+      sending: async () => {
+        session = await inspect(INSPECTOR);
+        await session.call("Profiler.enable");
+        await session.call("Profiler.setSamplingInterval", { interval: 200 });
+        await session.call("Profiler.start");
+      },
+      sent: async () => {
+        profile = (await session.call("Profiler.stop")).profile;
+        sourceOf = bundleFiles();
+        session.close();
+      },
     },
-    sent: async () => {
-      profile = (await session.call("Profiler.stop")).profile;
-      sourceOf = bundleFiles();
-      session.close();
-    },
-  });
+    { flatOut: process.env.BENCH_FLAT === "1" },
+  );
 } else {
   const { dir } = freshDatabase("realtime-profile", SEED);
   const server = await startServer(dir, 8972, {}, { args, direct: true });
@@ -230,6 +240,8 @@ if (which === "rooms") {
     const t0 = performance.now();
     await load.run();
     const ms = performance.now() - t0;
+    // What the load set off behind its acks (the queue consumer waits up to a second for a batch).
+    await new Promise((r) => setTimeout(r, Number(process.env.BENCH_TAIL_MS ?? 0)));
     profile = (await session.call("Profiler.stop")).profile;
     sourceOf = bundleFiles();
     process.stdout.write(`${which}: load ran ${ms.toFixed(0)} ms\n`);
