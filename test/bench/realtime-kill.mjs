@@ -20,23 +20,26 @@ const KILL_AFTER_ACKS = 300;
 async function killableSender(url) {
   const ws = await open(url);
   const waiting = new Map();
+  const fail = (why = "socket closed") => {
+    for (const w of waiting.values()) {
+      w.reject(new Error(why));
+    }
+    waiting.clear();
+  };
   ws.onmessage = (e) => {
     for (const f of framesOf(e.data)) {
       const w = waiting.get(f.data?.echo_id);
       if (w && (f.event === "ack" || f.event === "error")) {
         waiting.delete(f.data.echo_id);
         f.event === "ack" ? w.resolve(f.data) : w.reject(new Error(f.data.code));
+      } else if (f.event === "error" && !f.data?.echo_id) {
+        // One naming no echo_id (the frame budget's) answers none: fail rather than wait for ever.
+        fail(f.data?.code);
       }
     }
   };
-  const fail = () => {
-    for (const w of waiting.values()) {
-      w.reject(new Error("socket closed"));
-    }
-    waiting.clear();
-  };
-  ws.onclose = fail;
-  ws.onerror = fail;
+  ws.onclose = () => fail();
+  ws.onerror = () => fail();
   const send = (echo) =>
     new Promise((resolve, reject) => {
       if (ws.readyState !== WebSocket.OPEN) {

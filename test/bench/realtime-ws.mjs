@@ -115,7 +115,7 @@ export async function sender(url, onFrame = () => {}) {
         f.event === "ack"
           ? resolve(f.data)
           : reject(new Error(`${f.data.code}: ${f.data.message}`));
-      } else if (f.event === "error") {
+      } else if (f.event === "error" && !echo) {
         // An error naming no echo_id (the socket's frame budget refuses a frame unread) answers
         // none of the sends: they fail, rather than wait for ever.
         fail(new Error(`${f.data?.code}: ${f.data?.message}`));
