@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { freshDatabase, startServer } from "./lib.mjs";
-import { framesOf, open } from "./realtime-ws.mjs";
+import { sender } from "./realtime-ws.mjs";
 
 const MESSAGES = 1500;
 const SOCKETS = 8;
@@ -16,45 +16,10 @@ const IN_FLIGHT = 8;
 /** The kill comes once this many acks are in. */
 const KILL_AFTER_ACKS = 300;
 
-/** A sender whose unanswered sends fail when its socket closes (the server died). */
-async function killableSender(url) {
-  const ws = await open(url);
-  const waiting = new Map();
-  const fail = (why = "socket closed") => {
-    for (const w of waiting.values()) {
-      w.reject(new Error(why));
-    }
-    waiting.clear();
-  };
-  ws.onmessage = (e) => {
-    for (const f of framesOf(e.data)) {
-      const w = waiting.get(f.data?.echo_id);
-      if (w && (f.event === "ack" || f.event === "error")) {
-        waiting.delete(f.data.echo_id);
-        f.event === "ack" ? w.resolve(f.data) : w.reject(new Error(f.data.code));
-      } else if (f.event === "error" && !f.data?.echo_id) {
-        // One naming no echo_id (the frame budget's) answers none: fail rather than wait for ever.
-        fail(f.data?.code);
-      }
-    }
-  };
-  ws.onclose = () => fail();
-  ws.onerror = () => fail();
-  const send = (echo) =>
-    new Promise((resolve, reject) => {
-      if (ws.readyState !== WebSocket.OPEN) {
-        reject(new Error("socket closed"));
-        return;
-      }
-      waiting.set(echo, { resolve, reject });
-      ws.send(JSON.stringify({ type: "message.create", echo_id: echo, content: echo }));
-    });
-  return { send, close: () => ws.close() };
-}
-
 /** Sends `echoes` over `SOCKETS` sockets; `acks` gets echo → ack; stops on the first failure. */
 async function burst(url, echoes, acks, onAck = () => {}) {
-  const senders = await Promise.all(Array.from({ length: SOCKETS }, () => killableSender(url)));
+  // `sender`'s sends fail once its socket closes (the server died).
+  const senders = await Promise.all(Array.from({ length: SOCKETS }, () => sender(url)));
   let next = 0;
   await Promise.all(
     senders.flatMap((s) =>
@@ -62,7 +27,7 @@ async function burst(url, echoes, acks, onAck = () => {}) {
         while (next < echoes.length) {
           const echo = echoes[next++];
           try {
-            acks.set(echo, await s.send(echo));
+            acks.set(echo, await s.send(echo, echo));
             onAck(acks.size);
           } catch {
             return;

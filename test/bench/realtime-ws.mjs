@@ -124,15 +124,25 @@ export async function sender(url, onFrame = () => {}) {
       }
     }
   };
+  // A socket that closed or broke (the server died) fails what it still waits for, and what
+  // is sent after.
   ws.onclose = () => fail(new Error("sender socket closed"));
+  ws.onerror = () => fail(new Error("sender socket failed"));
   let n = 0;
   const send = (content, echo = `e${++n}-${Math.random().toString(36).slice(2)}`) =>
     new Promise((resolve, reject) => {
+      if (ws.readyState !== WebSocket.OPEN) {
+        reject(new Error("sender socket closed"));
+        return;
+      }
       waiting.set(echo, { resolve, reject });
       ws.send(JSON.stringify({ type: "message.create", echo_id: echo, content }));
     });
   return { ws, send, close: () => ws.close() };
 }
+
+/** The sockets `sequentialSenders` opens for `total` sends (the relay's step opens as many). */
+export const socketsFor = (total) => Math.ceil(total / SENDS_PER_SOCKET);
 
 /**
  * Senders for `total` sequential sends, opened before the first: each takes SENDS_PER_SOCKET
@@ -140,9 +150,7 @@ export async function sender(url, onFrame = () => {}) {
  * the sequential steps measure the path, not the limit, however fast the machine.
  */
 export async function sequentialSenders(url, total) {
-  const all = await Promise.all(
-    Array.from({ length: Math.ceil(total / SENDS_PER_SOCKET) }, () => sender(url)),
-  );
+  const all = await Promise.all(Array.from({ length: socketsFor(total) }, () => sender(url)));
   let i = 0;
   return {
     send: (text) => (all[Math.floor(i++ / SENDS_PER_SOCKET)] ?? all.at(-1)).send(text),

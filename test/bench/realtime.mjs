@@ -24,9 +24,9 @@ import {
   listeners,
   open,
   SENDERS,
-  SENDS_PER_SOCKET,
   sequentialSenders,
   socketBurst,
+  socketsFor,
   startRelay,
   summarize,
   WARMUP,
@@ -147,9 +147,7 @@ export async function main() {
   );
   // One sender and, idle, the others Parley's step opens (sequentialSenders): as many sockets.
   const relaySenders = await Promise.all(
-    Array.from({ length: Math.ceil((WARMUP + LATENCY_MESSAGES) / SENDS_PER_SOCKET) }, () =>
-      open(relayServer.url),
-    ),
+    Array.from({ length: socketsFor(WARMUP + LATENCY_MESSAGES) }, () => open(relayServer.url)),
   );
   const relaySender = relaySenders[0];
   const relay = await latency(async (text) => relaySender.send(text), relayL, "lat");
