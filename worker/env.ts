@@ -108,6 +108,8 @@ export type Bindings = {
   PARLEY_DEMO?: string;
   /** Retry delays in seconds, comma-separated, replacing the default schedule (benchmarks). */
   WEBHOOK_RETRY_SCHEDULE?: string;
+  /** "1": the writer's D1 transactions and the consumer's batches are logged as spans (lib/spans.ts). */
+  LOG_TIMINGS?: string;
 };
 
 /** What the configuration lacks, one sentence each (read once per isolate by `checkEnv`). */

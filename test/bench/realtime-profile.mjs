@@ -10,8 +10,8 @@
 // what to cut.
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import WebSocket from "ws";
 import { root } from "../../scripts/lib/wrangler.mjs";
+import { inspect } from "./inspector.mjs";
 import { freshDatabase, startServer } from "./lib.mjs";
 import { SEED } from "./realtime.mjs";
 import { measureRooms } from "./realtime-rooms.mjs";
@@ -22,37 +22,6 @@ const which = process.argv[2] ?? "socket";
 const INSPECTOR = 9339;
 /** Sequential sends of the socket and http loads. */
 const SENDS = 300;
-
-/** A DevTools protocol session with the Worker's isolate. */
-async function inspect(port) {
-  const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
-  const target = targets.find((t) => t.webSocketDebuggerUrl) ?? targets[0];
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  // The `ws` client: wrangler's inspector proxy refuses the built-in one.
-  await new Promise((resolve, reject) => {
-    ws.once("open", resolve);
-    ws.once("error", reject);
-  });
-  // Far from the ids of the commands wrangler's proxy sends itself (their answers reach us too).
-  let id = 1_000_000;
-  const waiting = new Map();
-  ws.on("message", (data) => {
-    const msg = JSON.parse(String(data));
-    if (msg.id && waiting.has(msg.id)) {
-      waiting.get(msg.id)(msg);
-      waiting.delete(msg.id);
-    }
-  });
-  const call = (method, params = {}) =>
-    new Promise((resolve, reject) => {
-      const n = ++id;
-      waiting.set(n, (msg) =>
-        msg.error ? reject(new Error(msg.error.message)) : resolve(msg.result),
-      );
-      ws.send(JSON.stringify({ id: n, method, params }));
-    });
-  return { call, close: () => ws.close() };
-}
 
 /**
  * The source file of each line of the running bundle (unminified, esbuild marks each module with

@@ -178,19 +178,22 @@ export async function startRelay(port) {
   return { url: `ws://127.0.0.1:${port}`, close: () => new Promise((r) => wss.close(r)) };
 }
 
-/** Sequential sends, each timed until every listener has it. */
+/**
+ * Sequential sends, each timed until every listener has it; `sends`: when each timed one
+ * started (epoch ms, as the server's spans are) and how long it took.
+ */
 export async function latency(send, l, prefix) {
-  const out = [];
+  const sends = [];
   for (let i = 0; i < WARMUP + LATENCY_MESSAGES; i++) {
     const text = `${prefix}-${i}`;
     const t0 = performance.now();
     await send(text);
     const last = await l.waitAll(text);
     if (i >= WARMUP) {
-      out.push(last - t0);
+      sends.push({ at: performance.timeOrigin + t0, ms: last - t0 });
     }
   }
-  return summarize(out);
+  return { ...summarize(sends.map((s) => s.ms)), sends };
 }
 
 /** 16 sockets, each with up to 8 sends awaiting their ack, until 3,000 messages are stored. */

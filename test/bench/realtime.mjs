@@ -15,6 +15,7 @@ import { cpuLine, watchCpu } from "./realtime-cpu.mjs";
 import { d1Writes, watchD1 } from "./realtime-d1.mjs";
 import { measureKill } from "./realtime-kill.mjs";
 import { measureRooms } from "./realtime-rooms.mjs";
+import { heldBackLines, watchSpans } from "./realtime-spans.mjs";
 import {
   BURST_MESSAGES,
   IN_FLIGHT_PER_SENDER,
@@ -33,6 +34,7 @@ import {
 } from "./realtime-ws.mjs";
 
 const TOKEN = "benchRealtimeToken000001";
+const INSPECTOR = 9341;
 
 export const SEED = `
 INSERT INTO accounts (name) VALUES ('Realtime');
@@ -84,10 +86,17 @@ function stored(dir, sql) {
 
 async function measureRoom(relayP99) {
   const { dir } = freshDatabase("realtime", SEED);
-  const server = await startServer(dir, 8961, {}, { direct: true });
+  // Timing spans of the work behind the acks, read over the inspector (realtime-spans.mjs).
+  const server = await startServer(
+    dir,
+    8961,
+    { LOG_TIMINGS: "1" },
+    { direct: true, args: ["--inspector-port", String(INSPECTOR)] },
+  );
   const base = `${server.base}/api/v1/accounts/1/conversations/1`;
   const wsUrl = `${base.replace("http", "ws")}/live?batch=1&api_access_token=${TOKEN}`;
   try {
+    const spans = await watchSpans(INSPECTOR);
     const floor = await serverFloor(server.base);
     const l = await listeners(wsUrl, LISTENERS, created);
     const post = async (content) => {
@@ -105,6 +114,7 @@ async function measureRoom(relayP99) {
     const one = await sequentialSenders(wsUrl, WARMUP + LATENCY_MESSAGES);
     const socket = await latency(one.send, l, "sock");
     one.close();
+    spans.close();
     const d1 = watchD1(dir);
     const cpu = watchCpu(server);
     const burst = await socketBurst(wsUrl, l, (ack) => d1.acked(ack.id));
@@ -120,6 +130,7 @@ async function measureRoom(relayP99) {
       floor,
       http,
       socket,
+      spans: spans.spans(),
       burst,
       reordered,
       dir,
@@ -197,6 +208,7 @@ export async function main() {
   out.push(
     `  HTTP p99 / floor p99 ${fmt(httpRatio)}× (target ≤ 2.0); socket p99 / relay p99 ${fmt(socketRatio)}× (target ≤ 3.0)`,
   );
+  out.push(...heldBackLines(room, relay.p99, fmt));
   out.push(...bareLines(bare, room, relay, fmt));
   const b = room.burst;
   const lostRoom = expected - d1.n + (BURST_MESSAGES - b.minReceived);

@@ -3,6 +3,7 @@ import type { OutboxRow } from "../db/schema";
 import type { Bindings } from "../env";
 import { createLogger, type Logger } from "../lib/logger";
 import { type Outbound, realOutbound } from "../lib/outbound";
+import { spanTimer } from "../lib/spans";
 import { nowSeconds } from "../lib/time";
 import type { WebhookEventName } from "./names";
 import type {
@@ -90,6 +91,7 @@ export async function consumeBatch(
   opts: ConsumerOptions = {},
 ): Promise<void> {
   const log = opts.log ?? createLogger({ source: "queue" });
+  const end = spanTimer(env)("events batch");
   const registered = handlers();
   const db = createDb(env.DB);
   // Every event of the batch in one read.
@@ -135,4 +137,5 @@ export async function consumeBatch(
   await markDone(ctx.db, done, ctx.now()).catch((error) =>
     log.error("events not marked done", { ids: done, error }),
   );
+  end({ messages: batch.messages.length });
 }

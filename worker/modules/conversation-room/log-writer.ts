@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../../db/client";
 import type { Bindings } from "../../env";
 import { createLogger } from "../../lib/logger";
+import { spanTimer } from "../../lib/spans";
 import type { Handoff } from "../../realtime/room-frames";
 import { type FeedStub, feedFor } from "../live/stubs";
 import { OutboxRelay } from "./outbox-relay";
@@ -53,6 +54,7 @@ export class LogWriter extends DurableObject<Bindings> {
   private waiting: Waiting[] = [];
   private running = false;
   private readonly relay = new OutboxRelay(this.env.EVENTS, this.env.DB);
+  private readonly span = spanTimer(this.env);
   private feed: FeedStub | undefined;
   /** The counters, held in memory once read (a get per transaction cost more than its put). */
   private counted: { batches: number; messages: number } | undefined;
@@ -133,9 +135,13 @@ export class LogWriter extends DurableObject<Bindings> {
       marks,
     );
     let results: D1Result[];
+    const messages = parts.reduce((n, p) => n + p.w.call.entries.length, 0);
+    const end = this.span("d1 transaction");
     try {
       results = await this.env.DB.batch(built.statements);
+      end({ messages });
     } catch (err) {
+      end({ failed: true });
       this.count(0);
       this.relay.giveBack(marks);
       if (parts.length === 1) {
@@ -163,7 +169,7 @@ export class LogWriter extends DurableObject<Bindings> {
     for (const { w } of parts) {
       w.answer({ ok: true });
     }
-    this.count(parts.reduce((n, p) => n + p.w.call.entries.length, 0));
+    this.count(messages);
   }
 
   /**
