@@ -116,8 +116,8 @@ export async function sender(url, onFrame = () => {}) {
           ? resolve(f.data)
           : reject(new Error(`${f.data.code}: ${f.data.message}`));
       } else if (f.event === "error" && !echo) {
-        // An error naming no echo_id (the socket's frame budget refuses a frame unread) answers
-        // none of the sends: they fail, rather than wait for ever.
+        // An error naming no echo_id (the frame budget refusing a frame too large to read for
+        // one) answers none of the sends: they fail, rather than wait for ever.
         fail(new Error(`${f.data?.code}: ${f.data?.message}`));
       } else {
         onFrame(f);

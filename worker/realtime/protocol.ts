@@ -95,9 +95,11 @@ export type RoomEvent<F extends Frame> = { agent: F; contact: F | null };
  * A message sent over the socket. Its fields are checked by the same rules as the HTTP API's
  * (the room hands them to the message service); here only the envelope.
  */
+const EchoId = z.string().min(1).max(255);
+
 const MessageCreateFrame = z.object({
   type: z.literal("message.create"),
-  echo_id: z.string().min(1).max(255),
+  echo_id: EchoId,
   content: z.unknown().optional(),
   private: z.unknown().optional(),
   content_type: z.unknown().optional(),
@@ -114,6 +116,30 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
 ]);
 
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+
+/**
+ * A refused frame (over the budget) is read for its echo_id only up to this size, so a flood
+ * costs little parsing; a larger refused frame is answered without one.
+ */
+export const MAX_ECHO_READ_BYTES = 64 * 1024;
+
+/** The echo_id a client frame's JSON names, when it is one (the refusal then names it). */
+export function echoIdIn(value: unknown): string | undefined {
+  const id = (value as { echo_id?: unknown } | null)?.echo_id;
+  return EchoId.safeParse(id).success ? (id as string) : undefined;
+}
+
+/** The echo_id of a frame not read yet, if it is JSON text of at most MAX_ECHO_READ_BYTES. */
+export function echoIdOfText(message: string | ArrayBuffer): string | undefined {
+  if (typeof message !== "string" || message.length > MAX_ECHO_READ_BYTES) {
+    return undefined;
+  }
+  try {
+    return echoIdIn(JSON.parse(message));
+  } catch {
+    return undefined;
+  }
+}
 /** Client frames the realtime layer hands to the room's owner (it knows no messages). */
 export type ActionFrame = Extract<ClientFrame, { type: "message.create" | "read" }>;
 export type MessageFrame = Extract<ClientFrame, { type: "message.create" }>;

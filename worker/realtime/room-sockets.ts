@@ -4,6 +4,8 @@ import {
   type ClientFrame,
   ClientFrameSchema,
   type ControlFrame,
+  echoIdIn,
+  echoIdOfText,
   errorFrame,
   FRAME_BUDGET,
   type Frame,
@@ -76,7 +78,7 @@ export class RoomSockets {
       ws.close(1011, "unknown socket");
       return null;
     }
-    if (!this.allow(ws, me.role)) {
+    if (!this.allow(ws, me.role, message)) {
       return null;
     }
     const size = typeof message === "string" ? message.length : message.byteLength;
@@ -84,13 +86,19 @@ export class RoomSockets {
       this.error(ws, "frame_too_large", "frames are JSON text of at most 1 MiB");
       return null;
     }
-    let parsed: ClientFrame;
+    let raw: unknown;
     try {
-      parsed = ClientFrameSchema.parse(JSON.parse(message));
+      raw = JSON.parse(message);
     } catch {
       this.error(ws, "bad_frame");
       return null;
     }
+    const checked = ClientFrameSchema.safeParse(raw);
+    if (!checked.success) {
+      this.error(ws, "bad_frame", undefined, echoIdIn(raw));
+      return null;
+    }
+    const parsed: ClientFrame = checked.data;
     if (parsed.type !== "message.create" && size > MAX_CLIENT_FRAME_BYTES) {
       this.error(
         ws,
@@ -173,7 +181,15 @@ export class RoomSockets {
     this.send(here, data);
   }
 
-  private allow(ws: WebSocket, role: SocketIdentity["role"]): boolean {
+  /**
+   * Spends one frame of the socket's budget. Refused, the error names the frame's echo_id when
+   * it is small enough to read (echoIdOfText), and says when a frame is allowed again.
+   */
+  private allow(
+    ws: WebSocket,
+    role: SocketIdentity["role"],
+    message: string | ArrayBuffer,
+  ): boolean {
     const now = Date.now();
     const { burst } = FRAME_BUDGET[role];
     const perSecond = this.refillPerSecond ?? FRAME_BUDGET[role].perSecond;
@@ -189,13 +205,17 @@ export class RoomSockets {
     if (bucket.strikes > burst) {
       ws.close(1008, "too many frames");
     } else {
-      this.error(ws, "rate_limited", "too many frames; slow down");
+      const wait = perSecond > 0 ? Math.ceil((1 - bucket.tokens) / perSecond) : 1;
+      const err = new ApiError("rate_limited", "too many frames; slow down", [], {
+        "Retry-After": String(Math.max(1, wait)),
+      });
+      this.reply(ws, errorFrame(err, echoIdOfText(message)));
     }
     return false;
   }
 
-  private error(ws: WebSocket, code: ErrorCode, message?: string): void {
-    this.reply(ws, errorFrame(new ApiError(code, message)));
+  private error(ws: WebSocket, code: ErrorCode, message?: string, echoId?: string): void {
+    this.reply(ws, errorFrame(new ApiError(code, message), echoId));
   }
 
   /** One socket's own answer (an ack, an error), after every durable frame it is owed. */
