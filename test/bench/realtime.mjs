@@ -9,13 +9,13 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { childEnv, root } from "../../scripts/lib/wrangler.mjs";
-import { fmt, freshDatabase, startServer, stateRoot } from "./lib.mjs";
+import { fmt, stateRoot } from "./lib.mjs";
 import { bareLines, measureBare } from "./realtime-bare.mjs";
-import { cpuLine, watchCpu } from "./realtime-cpu.mjs";
-import { d1Writes, watchD1 } from "./realtime-d1.mjs";
+import { cpuLine } from "./realtime-cpu.mjs";
 import { measureKill } from "./realtime-kill.mjs";
+import { measureRoom, SEED, TOKEN } from "./realtime-room.mjs";
 import { measureRooms } from "./realtime-rooms.mjs";
-import { heldBackLines, watchSpans } from "./realtime-spans.mjs";
+import { heldBackLines } from "./realtime-spans.mjs";
 import {
   BURST_MESSAGES,
   IN_FLIGHT_PER_SENDER,
@@ -25,54 +25,12 @@ import {
   listeners,
   open,
   SENDERS,
-  sequentialSenders,
-  socketBurst,
   socketsFor,
   startRelay,
-  summarize,
   WARMUP,
 } from "./realtime-ws.mjs";
 
-const TOKEN = "benchRealtimeToken000001";
-const INSPECTOR = 9341;
-
-export const SEED = `
-INSERT INTO accounts (name) VALUES ('Realtime');
-INSERT INTO users (name, email, pubsub_token) VALUES ('Bench Admin', 'rt@example.com', 'rtpubsub');
-INSERT INTO account_users (account_id, user_id, role) VALUES (1, 1, 'administrator');
-INSERT INTO access_tokens (owner_type, owner_id, token) VALUES ('User', 1, '${TOKEN}');
-INSERT INTO inboxes (account_id, name, channel_type, inbox_identifier, hmac_token) VALUES (1, 'Bench', 'Channel::Api', 'rtinbox', 'rthmac');
-INSERT INTO contacts (account_id, name, email) VALUES (1, 'Visitor', 'v@example.com');
-INSERT INTO contact_inboxes (contact_id, inbox_id, source_id, pubsub_token) VALUES (1, 1, 'rt-source', 'rt-ps');
-INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, contact_inbox_id, last_activity_at) VALUES (1, 1, 'rt-uuid', 1, 1, 1, 0);
-`;
-
-const created = (f) =>
-  f.event === "message.created" ? { text: f.data.content, order: f.data.seq } : null;
-
-/** The server's floor: GET / touches no storage (sequential latency; rate with 16 in flight). */
-async function serverFloor(base) {
-  const get = async () => (await fetch(`${base}/`)).arrayBuffer();
-  const out = [];
-  for (let i = 0; i < WARMUP + LATENCY_MESSAGES; i++) {
-    const t0 = performance.now();
-    await get();
-    if (i >= WARMUP) {
-      out.push(performance.now() - t0);
-    }
-  }
-  let done = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: SENDERS }, async () => {
-      while (done < BURST_MESSAGES) {
-        done++;
-        await get();
-      }
-    }),
-  );
-  return { latency: summarize(out), perSecond: done / ((performance.now() - t0) / 1000) };
-}
+export { SEED };
 
 /** What D1 holds per conversation: rows, and whether seq runs 1..n without gaps. */
 function stored(dir, sql) {
@@ -82,65 +40,6 @@ function stored(dir, sql) {
     { cwd: root, env: childEnv, encoding: "utf8" },
   );
   return JSON.parse(r.stdout.slice(r.stdout.indexOf("[")))[0].results;
-}
-
-async function measureRoom(relayP99) {
-  const { dir } = freshDatabase("realtime", SEED);
-  // Timing spans of the work behind the acks, read over the inspector (realtime-spans.mjs).
-  const server = await startServer(
-    dir,
-    8961,
-    { LOG_TIMINGS: "1" },
-    { direct: true, args: ["--inspector-port", String(INSPECTOR)] },
-  );
-  const base = `${server.base}/api/v1/accounts/1/conversations/1`;
-  const wsUrl = `${base.replace("http", "ws")}/live?batch=1&api_access_token=${TOKEN}`;
-  try {
-    const spans = await watchSpans(INSPECTOR);
-    const floor = await serverFloor(server.base);
-    const l = await listeners(wsUrl, LISTENERS, created);
-    const post = async (content) => {
-      const res = await fetch(`${base}/messages`, {
-        method: "POST",
-        headers: { api_access_token: TOKEN, "content-type": "application/json" },
-        body: JSON.stringify({ content }),
-      });
-      if (!res.ok) {
-        throw new Error(`POST ${res.status} ${await res.text()}`);
-      }
-      await res.arrayBuffer();
-    };
-    const http = await latency(post, l, "http");
-    const one = await sequentialSenders(wsUrl, WARMUP + LATENCY_MESSAGES);
-    const socket = await latency(one.send, l, "sock");
-    one.close();
-    spans.close();
-    const d1 = watchD1(dir);
-    const cpu = watchCpu(server);
-    const burst = await socketBurst(wsUrl, l, (ack) => d1.acked(ack.id));
-    burst.cpu = cpu.stop(BURST_MESSAGES);
-    const d1Lag = await d1.lag();
-    // The writer keeps its transaction counts in storage within a second (read once stopped).
-    await new Promise((r) => setTimeout(r, 1500));
-    const reordered = l.reordered();
-    l.close();
-    // Read once the server is stopped (below): batches still in flight have finished.
-    return {
-      direct: server.direct,
-      floor,
-      http,
-      socket,
-      spans: spans.spans(),
-      burst,
-      reordered,
-      dir,
-      relayP99,
-      d1Lag,
-      d1Writes: () => d1Writes(dir),
-    };
-  } finally {
-    await server.stop();
-  }
 }
 
 /** From the ack to the row in D1 (target p99 ≤ 250 ms), and D1 transactions per message. */
