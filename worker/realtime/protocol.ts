@@ -91,12 +91,13 @@ export type Numbered<F extends Frame> = F & { v: typeof PROTOCOL_VERSION; seq: n
 /** One event for the room's two audiences; `contact: null` hides it from the contact. */
 export type RoomEvent<F extends Frame> = { agent: F; contact: F | null };
 
+/** The client's name for a message it sends, repeated in the answer (ack or error). */
+const EchoId = z.string().min(1).max(255);
+
 /**
  * A message sent over the socket. Its fields are checked by the same rules as the HTTP API's
  * (the room hands them to the message service); here only the envelope.
  */
-const EchoId = z.string().min(1).max(255);
-
 const MessageCreateFrame = z.object({
   type: z.literal("message.create"),
   echo_id: EchoId,
