@@ -104,9 +104,28 @@ export class Replicator {
     });
   }
 
-  /** Resolves with the row as D1 holds it once the logged message `id` is there. */
-  replicated(id: number): Promise<Replicated> {
-    return new Promise((resolve, reject) => this.waiters.set(id, { resolve, reject }));
+  /**
+   * Resolves with the row as D1 holds it once the logged message `id` is there, or with null
+   * after `maxMs` (D1 refusing it meanwhile). Several callers may wait for one message (a retry
+   * of a post still waiting): each is answered.
+   */
+  replicated(id: number, maxMs: number): Promise<Replicated | null> {
+    return new Promise((resolve, reject) => {
+      const before = this.waiters.get(id);
+      const timer = setTimeout(() => resolve(null), maxMs);
+      this.waiters.set(id, {
+        resolve: (r) => {
+          before?.resolve(r);
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject: (err) => {
+          before?.reject(err);
+          clearTimeout(timer);
+          reject(err);
+        },
+      });
+    });
   }
 
   /**

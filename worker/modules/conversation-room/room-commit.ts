@@ -126,6 +126,18 @@ export class RoomCommit {
       const key = p.req.values.idempotencyKey;
       // Concurrent sends of one key meet in the room's in-flight map before they get here.
       const prior = key ? (logged.get(key) ?? checked.stored.get(key)) : null;
+      const inLog = prior && p.durable && key ? this.log.byKey(key) : undefined;
+      if (inLog) {
+        // A retry of a message only the log holds yet: answered once D1 has it, as the first
+        // post is, so that a read after the answer sees it.
+        this.replicator
+          .replicated(inLog.id, DURABLE_WAIT_MS)
+          .then(
+            (stored) => p.resolve({ message: stored?.row ?? inLog, duplicate: true }),
+            p.reject,
+          );
+        continue;
+      }
       if (prior) {
         p.resolve({ message: prior, duplicate: true });
         continue;
@@ -184,17 +196,10 @@ export class RoomCommit {
         answer(entry.row);
         return;
       }
-      const wait = setTimeout(() => answer(entry.row), DURABLE_WAIT_MS);
-      this.replicator.replicated(entry.id).then(
-        (stored) => {
-          clearTimeout(wait);
-          answer(stored.row, stored.duplicate);
-        },
-        (err) => {
-          clearTimeout(wait);
-          p.reject(err);
-        },
-      );
+      // Past the wait (D1 refusing it), answered from the log: the message will reach D1.
+      this.replicator
+        .replicated(entry.id, DURABLE_WAIT_MS)
+        .then((stored) => answer(stored?.row ?? entry.row, stored?.duplicate), p.reject);
     });
     if (row) {
       this.conversation?.wrote(row, since);
