@@ -60,6 +60,9 @@ async function serverFloor(base) {
   return { latency: summarize(out), perSecond: done / ((performance.now() - t0) / 1000) };
 }
 
+/** The writer keeps its transaction counts in storage within a second: before a server stops. */
+const countsStored = () => new Promise((r) => setTimeout(r, 1500));
+
 const urls = (server) => {
   const base = `${server.base}/api/v1/accounts/1/conversations/1`;
   return { base, ws: `${base.replace("http", "ws")}/live?batch=1&api_access_token=${TOKEN}` };
@@ -102,8 +105,7 @@ async function sequentialSteps(dir) {
     spans.close();
     const reordered = l.reordered();
     l.close();
-    // The writer keeps its transaction counts in storage within a second: let them get there.
-    await new Promise((r) => setTimeout(r, 1500));
+    await countsStored();
     return { direct: server.direct, floor, http, socket, spans: spans.spans(), reordered };
   } finally {
     await server.stop();
@@ -121,8 +123,7 @@ async function sustainedStep(dir) {
     const burst = await socketBurst(ws, l, (ack) => d1.acked(ack.id));
     burst.cpu = cpu.stop(BURST_MESSAGES);
     const d1Lag = await d1.lag();
-    // The writer keeps its transaction counts in storage within a second (read once stopped).
-    await new Promise((r) => setTimeout(r, 1500));
+    await countsStored();
     const reordered = l.reordered();
     l.close();
     return { direct: server.direct, burst, d1Lag, reordered };

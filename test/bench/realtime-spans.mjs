@@ -4,6 +4,7 @@
 // protocol, not from wrangler's output, which the bench keeps quiet (--log-level error). Each
 // send over the target is then put beside the spans that overlap it.
 import { inspect } from "./inspector.mjs";
+import { percentile } from "./lib.mjs";
 
 /** Collects the isolate's timing spans: `{ span, at, ms }` (at: epoch ms). */
 export async function watchSpans(port) {
@@ -43,8 +44,10 @@ export function heldBack(sends, spans, limit) {
     meets(send, "events batch") ? "consumer" : meets(send, "d1 transaction") ? "writer" : "neither";
   const over = sends.filter((s) => s.ms > limit).map(met);
   const count = (kind) => over.filter((k) => k === kind).length;
-  const sorted = [...sends].sort((a, b) => a.ms - b.ms);
-  const p99 = sorted[Math.max(0, Math.ceil(0.99 * sorted.length) - 1)];
+  const p99 = percentile(
+    [...sends].sort((a, b) => a.ms - b.ms),
+    99,
+  );
   const kind = (name) => within.filter((x) => x.span === name).map((x) => x.ms);
   return {
     sends: sends.length,

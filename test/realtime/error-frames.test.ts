@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { errorStatus } from "../../worker/lib/errors";
 import { FRAME_BUDGET, MAX_ECHO_READ_BYTES } from "../../worker/realtime/protocol";
-import { addInboxMember, createWorld } from "../support/factories";
-import { createConversationIn } from "../support/factories-conversations";
 import { api } from "../support/http";
-import { openSocket } from "../support/ws";
+import { agentInRoom } from "../support/room-log";
 
 /** An error frame is the HTTP API's error body: a code of its one list, its status, details. */
 function expectApiError(frame: { event: string; data: Record<string, unknown> }, code: string) {
@@ -20,14 +18,7 @@ function expectApiError(frame: { event: string; data: Record<string, unknown> },
 
 describe("socket error frames", () => {
   it("are rendered from the API's one error vocabulary, frame-level ones included", async () => {
-    const world = await createWorld();
-    await addInboxMember(world.inbox.id, world.agent.id);
-    const { conversation } = await createConversationIn(world.account.id, world.inbox.id);
-    const socket = await openSocket(
-      `/api/v1/accounts/${world.account.id}/conversations/${conversation.displayId}/live`,
-      { api_access_token: world.agent.token },
-    );
-    await socket.next("ready");
+    const { socket } = await agentInRoom();
     socket.send("not json");
     expectApiError(await socket.next("error"), "bad_frame");
     socket.send(JSON.stringify({ type: "ping", pad: "x".repeat(5000) }));
@@ -45,14 +36,7 @@ describe("socket error frames", () => {
   });
 
   it("name the refused frame's echo_id when it can be read, so the sender knows which to retry", async () => {
-    const world = await createWorld();
-    await addInboxMember(world.inbox.id, world.agent.id);
-    const { conversation } = await createConversationIn(world.account.id, world.inbox.id);
-    const socket = await openSocket(
-      `/api/v1/accounts/${world.account.id}/conversations/${conversation.displayId}/live`,
-      { api_access_token: world.agent.token },
-    );
-    await socket.next("ready");
+    const { socket, base, agent } = await agentInRoom();
     // Not a client frame, but it names an echo_id: the refusal says which send it was.
     socket.send({ type: "message.creat", echo_id: "typo-1", content: "hi" });
     const typo = await socket.next("error");
@@ -77,10 +61,9 @@ describe("socket error frames", () => {
     expect(unnamed.data).not.toHaveProperty("echo_id");
     socket.close();
     // None of the refused frames was stored.
-    const res = await api<{ payload: { content: string | null }[] }>(
-      `/api/v1/accounts/${world.account.id}/conversations/${conversation.displayId}/messages`,
-      { token: world.agent.token },
-    );
+    const res = await api<{ payload: { content: string | null }[] }>(`${base}/messages`, {
+      token: agent.token,
+    });
     expect(res.status).toBe(200);
     const stored = res.body.payload;
     expect(stored.map((m) => m.content)).not.toContain("hello");
